@@ -1,0 +1,75 @@
+# The virtual board's wiring, seen from inside MicroPython.
+#
+# - The side channel to the simulator: LED frames out, button levels in, never
+#   on the console. Only the simulator's HAL backend (cheesefw/hal/sim.py) uses it.
+# - The board's `machine` and `os` modules: the unix port's own, plus what a
+#   real board has and the unix port lacks. They are installed in sys.modules,
+#   so `import machine` in the firmware finds them.
+import machine as _machine
+import os as _os
+import select
+import sys
+import time
+
+out = None
+inp = None
+_poll = None
+
+
+def connect(out_fd, in_fd):
+    """Open the side channel's two pipes (inherited from the simulator)."""
+    global out, inp, _poll
+    out = open("/dev/fd/%d" % out_fd, "wb")
+    inp = open("/dev/fd/%d" % in_fd, "rb")
+    _poll = select.poll()
+    _poll.register(inp, select.POLLIN)
+
+
+def send(line):
+    """Send one line (bytes, without newline) to the simulator."""
+    out.write(line + b"\n")
+
+
+def receive():
+    """The next line from the simulator, or None when nothing is waiting."""
+    if not _poll.poll(0):
+        return None
+    line = inp.readline()
+    return line.rstrip() if line else None
+
+
+class _Module:
+    """A module object that starts as a copy of a built-in one."""
+
+    def __init__(self, builtin):
+        for name in dir(builtin):
+            if not name.startswith("__") and not hasattr(type(self), name):
+                setattr(self, name, getattr(builtin, name))
+
+
+class _Machine(_Module):
+    def reset(self):
+        """Hard reset: the simulator power-cycles the chip, as its watchdog would."""
+        send(b"X reset")
+        while True:
+            time.sleep_ms(1000)
+
+    def unique_id(self):
+        return b"\xcb\x00\x00\x00\x00\x00\x00\x01"
+
+    def freq(self, hz=None):
+        return 125_000_000
+
+
+class _Os(_Module):
+    def ilistdir(self, path=""):
+        """Entries with their size, as LittleFS gives them (VfsPosix leaves it out)."""
+        for entry in _os.ilistdir(path):
+            name = entry[0]
+            full = (path.rstrip("/") + "/" + name) if path else name
+            size = 0 if entry[1] == 0x4000 else _os.stat(full)[6]
+            yield (name, entry[1], entry[2], size)
+
+
+sys.modules["machine"] = _Machine(_machine)
+sys.modules["os"] = _Os(_os)
