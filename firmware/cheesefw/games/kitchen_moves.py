@@ -22,6 +22,9 @@ class Board:
         self.n = n
         self.ids = [chr(97 + c) + str(r + 1) for c in range(cols) for r in range(rows)]
         self.nbrs = [_neighbours(sq, cols, rows) for sq in range(n)]
+        # Every mouse move (m, id), made once: actions taken from here keep a long game's
+        # history free of small tuples scattered over the heap (fragmentation on a small board).
+        self.moves = [[(m, sid) for sid in self.ids] for m in range(4)]
         self.open = bytes([PASS | STOP]) * n  # template: every square free to pass and stop
         self.table = bytearray(n)
         for sid in field(rules, "table", list):

@@ -1,0 +1,91 @@
+"""The main loop: buttons, console and timers in; LED frames out; one tick at a time."""
+
+import gc
+import json
+import sys
+
+from cheesefw import VERSION, hal, protocol, render
+from cheesefw.buttons import Buttons
+
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:
+
+    def const(x):
+        return x
+
+
+TICK_MS = const(10)
+PROFILE_FILE = "profile.json"
+
+
+class App:
+    def __init__(self, board, scene):
+        self.board = board
+        self.scene = scene
+        self.buttons = Buttons(board)
+        self.limiter = render.PowerLimiter(board.profile["led"])
+        self.server = protocol.Server(board.console_write, self.handlers())
+        self._work = render.new_frame(board.pixel_count)
+        self._shown = render.new_frame(board.pixel_count)
+        self._out = render.new_frame(board.pixel_count)
+        self._dirty = True
+        self.frames_written = 0
+
+    def handlers(self):
+        return {"hello": self.cmd_hello, "state": self.cmd_state}
+
+    def cmd_hello(self, request):
+        gc.collect()
+        return {
+            "firmware": VERSION,
+            "profile": self.board.profile["name"],
+            "platform": sys.platform,
+            "heap_free": gc.mem_free(),  # type: ignore[attr-defined]
+        }
+
+    def cmd_state(self, request):
+        return {"state": self.scene.describe()}
+
+    def tick(self):
+        """One pass of the main loop; writes a frame only when it changed."""
+        board = self.board
+        board.poll()
+        for name, event in self.buttons.events():
+            if self.scene.on_button(name, event):
+                self._dirty = True
+        data = board.console_read()
+        if data:
+            self.server.feed(data)
+        if self.scene.update(board.ticks_ms()):
+            self._dirty = True
+        if self._dirty:
+            self._dirty = False
+            self.scene.draw(self._work)
+            if self._work != self._shown:
+                self._shown[:] = self._work
+                self.limiter.limit(self._work, self._out)
+                board.show(self._out)
+                self.frames_written += 1
+
+    def run(self):
+        board = self.board
+        while True:
+            start = board.ticks_ms()
+            self.tick()
+            left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
+            if left > 0:
+                board.sleep_ms(left)
+
+
+def load_profile():
+    with open(PROFILE_FILE) as f:
+        return json.load(f)
+
+
+def main():
+    profile = load_profile()
+    board = hal.open_board(profile)
+    from cheesefw.demo import Demo
+
+    App(board, Demo(board)).run()

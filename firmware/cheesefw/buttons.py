@@ -1,0 +1,92 @@
+"""Buttons: pin levels sampled every tick, turned into the events a player meant.
+
+A contact bounces for a few milliseconds when it closes or opens; a level only
+counts once it has held for DEBOUNCE_MS. Held past LONG_MS a press also gives a
+"long" event; held past STUCK_MS the button is reported stuck and ignored until
+it is released, so one jammed button cannot stop the game.
+"""
+
+try:
+    from micropython import const  # type: ignore[import-not-found]
+except ImportError:  # CPython, for host-side tests
+
+    def const(x):
+        return x
+
+
+DEBOUNCE_MS = const(20)
+LONG_MS = const(800)
+STUCK_MS = const(10000)
+
+PRESS = "press"
+RELEASE = "release"
+LONG = "long"
+STUCK = "stuck"
+
+
+class Button:
+    """One button's debouncer over a pin-like object (value() == 0 when pressed)."""
+
+    def __init__(self, name, pin, now):
+        self.name = name
+        self.pin = pin
+        # A button already held at power-on counts as pressed without a PRESS:
+        # nobody meant it, and if it stays down it is reported stuck.
+        self._raw = pin.value()
+        self.pressed = self._raw == 0  # the debounced state
+        self.stuck = False
+        self._since = now  # when the raw level last changed
+        self._pressed_at = now
+        self._long_sent = False
+
+    def update(self, now, ticks_diff):
+        """Sample the pin; return the event this sample completes, or None."""
+        raw = self.pin.value()
+        if raw != self._raw:
+            self._raw = raw
+            self._since = now
+            return None
+        if ticks_diff(now, self._since) < DEBOUNCE_MS:
+            return None
+        down = raw == 0
+        if down != self.pressed:
+            self.pressed = down
+            if down:
+                self._pressed_at = now
+                self._long_sent = False
+                return PRESS
+            was_stuck = self.stuck
+            self.stuck = False
+            return None if was_stuck else RELEASE
+        if down and not self.stuck:
+            held = ticks_diff(now, self._pressed_at)
+            if held >= STUCK_MS:
+                self.stuck = True
+                return STUCK
+            if held >= LONG_MS and not self._long_sent:
+                self._long_sent = True
+                return LONG
+        return None
+
+
+class Buttons:
+    """All of a board's buttons; `events()` gives (name, event) pairs in name order."""
+
+    def __init__(self, board):
+        self.board = board
+        now = board.ticks_ms()
+        self.buttons = [Button(name, board.pins[name], now) for name in sorted(board.pins)]
+
+    def events(self):
+        now = self.board.ticks_ms()
+        diff = self.board.ticks_diff
+        out = []
+        for button in self.buttons:
+            event = button.update(now, diff)
+            if event is not None:
+                out.append((button.name, event))
+        return out
+
+    def stuck(self):
+        """Names of the buttons reported stuck now."""
+        return [b.name for b in self.buttons if b.stuck]

@@ -1,0 +1,23 @@
+"""The hardware abstraction layer: everything the firmware touches goes through here.
+
+`open_board(profile)` picks the backend for the platform the firmware runs on,
+in this one place, and fails loudly on a platform it does not know.
+"""
+
+import sys
+
+
+def open_board(profile):
+    """The Board for this platform, set up from the hardware profile (a dict)."""
+    if sys.implementation.name == "circuitpython":
+        from cheesefw.hal.circuitpython import Board
+    elif sys.platform == "linux":
+        # The MicroPython unix port: the virtual board of `cheeseboard sim`.
+        from cheesefw.hal.sim import Board
+    elif sys.platform in ("rp2", "esp32"):
+        from cheesefw.hal.micropython import Board
+    else:
+        raise RuntimeError(
+            "no HAL backend for platform %r (%s)" % (sys.platform, sys.implementation.name)
+        )
+    return Board(profile)

@@ -1,0 +1,120 @@
+"""The HAL contract, and what every backend shares.
+
+A backend subclasses `Board` and provides three small things: `_make_pin`
+(a pin-like object per button), `_transmit` (push one frame to the LEDs) and,
+where it differs, `console_read`. Everything else (frames, buttons, clock,
+storage, random seed, the die display) is the same on every board.
+
+Frames are bytearrays of R, G, B per pixel, in chain order; a backend turns
+them into its wire order (GRB on WS2812B).
+"""
+
+import os
+import sys
+import time
+
+try:
+    from typing import Any  # noqa: F401 - for type checkers only
+except ImportError:
+    pass
+
+CONSOLE_CHUNK = 256  # console bytes taken in per read
+
+
+class Board:
+    """One physical (or virtual) cheeseboard."""
+
+    def __init__(self, profile):
+        self.profile = profile
+        self.pixel_count = profile["led"]["count"]
+        self.die_pixels = profile["die"]
+        self.seat_pixels = profile["seats"]
+        self.status_pixel = profile["status"]
+        self.pins = {}
+        for name, pin_id in sorted(profile["buttons"].items()):
+            self.pins[name] = self._make_pin(name, pin_id)
+        self._console_poll = None
+
+    # -- LEDs -------------------------------------------------------------------
+
+    def show(self, frame):
+        """Light the LEDs with a frame (R, G, B per pixel, chain order)."""
+        if len(frame) != 3 * self.pixel_count:
+            raise ValueError("frame: expected %d bytes, got %d" % (3 * self.pixel_count, len(frame)))
+        self._transmit(frame)
+
+    def _transmit(self, frame):
+        raise NotImplementedError
+
+    # -- buttons ----------------------------------------------------------------
+
+    def _make_pin(self, name, pin_id):
+        """A pin-like object for one button: value() is 0 while pressed (active low)."""
+        raise NotImplementedError
+
+    def poll(self):
+        """Called once per main-loop tick, before the buttons are read."""
+
+    # -- clock ------------------------------------------------------------------
+
+    def ticks_ms(self):
+        return time.ticks_ms()  # type: ignore[attr-defined]
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)  # type: ignore[attr-defined]
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)  # type: ignore[attr-defined]
+
+    # -- storage (the board's flash) -----------------------------------------------
+
+    def read_file(self, name):
+        """The file's bytes, or None when it does not exist."""
+        try:
+            with open(name, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def write_file(self, name, data):
+        """Replace a file atomically: write a temporary file, then rename it over.
+
+        On LittleFS the rename is atomic, so a power cut leaves the old file or
+        the new one, never a mix.
+        """
+        tmp = name + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.rename(tmp, name)
+
+    def remove_file(self, name):
+        try:
+            os.remove(name)
+        except OSError:
+            pass
+
+    # -- random seed ------------------------------------------------------------
+
+    def random_seed(self):
+        """A fresh 30-bit seed from the hardware's entropy source."""
+        b = os.urandom(4)
+        return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) & 0x3FFFFFFF
+
+    # -- console (USB serial) ---------------------------------------------------
+
+    def console_read(self):
+        """What the host has sent and is waiting, without blocking (bytes, maybe empty)."""
+        poll = self._console_poll
+        if poll is None:
+            import select
+
+            poll = self._console_poll = select.poll()
+            poll.register(sys.stdin, select.POLLIN)
+        data = bytearray()
+        read = sys.stdin.buffer.read
+        while len(data) < CONSOLE_CHUNK and poll.poll(0):
+            data.extend(read(1))
+        return data
+
+    def console_write(self, text):
+        sys.stdout.write(text)

@@ -1,0 +1,34 @@
+"""The MicroPython backend for real boards (RP2040, ESP32): machine.Pin and neopixel."""
+
+import machine
+import neopixel
+
+from cheesefw.hal import base
+
+# Where each colour goes on the wire, for the profile's "order".
+_ORDERS = {"GRB": (1, 0, 2), "RGB": (0, 1, 2), "BRG": (1, 2, 0), "RBG": (0, 2, 1)}
+
+
+class Board(base.Board):
+    def __init__(self, profile):
+        led = profile["led"]
+        order = led.get("order", "GRB")
+        if order not in _ORDERS:
+            raise ValueError("led.order: expected one of %s, got %r" % (sorted(_ORDERS), order))
+        self._order = _ORDERS[order]
+        self._strip = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"])
+        base.Board.__init__(self, profile)
+
+    def _make_pin(self, name, pin_id):
+        # Buttons close to ground; the internal pull-up holds the line high.
+        return machine.Pin(pin_id, machine.Pin.IN, machine.Pin.PULL_UP)
+
+    def _transmit(self, frame):
+        # Fill the driver's buffer in the wire's byte order, then one write.
+        buf = self._strip.buf
+        r, g, b = self._order
+        for i in range(0, len(frame), 3):
+            buf[i + r] = frame[i]
+            buf[i + g] = frame[i + 1]
+            buf[i + b] = frame[i + 2]
+        self._strip.write()

@@ -1,0 +1,70 @@
+"""The simulator's backend: the virtual board of `cheeseboard sim`.
+
+LED frames and button pin levels travel on the simulator's side channel
+(`simboard`, loaded by the virtual board before the firmware); the console is
+the VM's stdin/stdout, which the simulator bridges to a pseudo-terminal.
+"""
+
+import binascii
+import sys
+import time
+
+import simboard  # type: ignore[import-not-found] - exists only on the virtual board
+
+from cheesefw.hal import base
+
+
+class SimPin:
+    """A button's pin as the simulator drives it: a schedule of levels over time.
+
+    The simulator sends [(ms from now, level), ...]; value() answers with the
+    level in force at the moment it is read, so contact bounce lasts exactly as
+    long in VM time as the test asked, whatever the tick rate.
+    """
+
+    def __init__(self):
+        self._steps = []  # [(ticks_ms when it starts, level)]
+        self._level = 1  # released: pulled up
+
+    def drive(self, now, steps):
+        self._level = self.value()
+        self._steps = [(time.ticks_add(now, t), v) for t, v in steps]
+
+    def value(self):
+        now = time.ticks_ms()
+        steps = self._steps
+        while steps and time.ticks_diff(now, steps[0][0]) >= 0:
+            self._level = steps.pop(0)[1]
+        return self._level
+
+
+class Board(base.Board):
+    def _make_pin(self, name, pin_id):
+        return SimPin()
+
+    def _transmit(self, frame):
+        simboard.send(b"F " + binascii.hexlify(frame))
+
+    def poll(self):
+        while True:
+            line = simboard.receive()
+            if line is None:
+                return
+            self._side_message(line)
+
+    def _side_message(self, line):
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == b"P":
+            pin = self.pins.get(parts[1].decode())
+            if pin is None:
+                return  # a button this profile does not have
+            steps = []
+            for step in parts[2].split(b","):
+                t, v = step.split(b":")
+                steps.append((int(t), int(v)))
+            pin.drive(time.ticks_ms(), steps)
+
+    def console_read(self):
+        # The simulator's console pipe is non-blocking: take all that waits at once.
+        data = sys.stdin.buffer.read(base.CONSOLE_CHUNK * 16)
+        return data or b""

@@ -1,0 +1,44 @@
+"""Frames: what the LEDs show, and the power limiter between them and the supply.
+
+A frame is a bytearray of R, G, B per pixel in chain order. The limiter scales a
+whole frame down when its estimated current would pass the profile's budget
+(a WS2812B draws about `ma_full_white` mA at full white, proportionally less
+for dimmer colours), so the board never browns out its supply.
+"""
+
+
+def new_frame(count):
+    return bytearray(3 * count)
+
+
+def put(frame, pixel, rgb):
+    """Set one pixel (an index in the chain) to an (r, g, b) colour."""
+    i = 3 * pixel
+    frame[i] = rgb[0]
+    frame[i + 1] = rgb[1]
+    frame[i + 2] = rgb[2]
+
+
+def scale(rgb, num, den):
+    """A colour dimmed to num/den of its brightness."""
+    return (rgb[0] * num // den, rgb[1] * num // den, rgb[2] * num // den)
+
+
+class PowerLimiter:
+    def __init__(self, led):
+        self.ma_full_white = led.get("ma_full_white", 60)
+        self.budget_ma = led["budget_ma"]
+
+    def estimate_ma(self, frame):
+        """The frame's estimated current in mA."""
+        return sum(frame) * self.ma_full_white // 765
+
+    def limit(self, frame, out):
+        """Copy frame into out, scaled down if needed to keep within budget."""
+        total = sum(frame)  # 765 per pixel at full white
+        allowed = self.budget_ma * 765 // self.ma_full_white
+        if total <= allowed:
+            out[:] = frame
+            return
+        for i in range(len(frame)):
+            out[i] = frame[i] * allowed // total

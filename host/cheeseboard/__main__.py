@@ -1,0 +1,5 @@
+import sys
+
+from cheeseboard.cli import main
+
+sys.exit(main())

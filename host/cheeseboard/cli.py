@@ -1,0 +1,135 @@
+"""The `cheeseboard` command: a table of subcommands, each a do_<name>(args) handler."""
+
+import argparse
+import signal
+import subprocess
+import sys
+
+from cheeseboard import __version__, paths
+from cheeseboard.protocol import ProtocolError
+
+
+class CommandError(Exception):
+    """A command cannot do what was asked; main prints it and exits non-zero."""
+
+
+def do_sim(args):
+    """Run the firmware on a virtual board: a MicroPython VM behind a pseudo-terminal."""
+    from cheeseboard.sim import flash, view
+    from cheeseboard.sim.board import VirtualBoard
+    from cheeseboard.sim.control import ControlServer
+
+    profile = paths.load_profile(args.profile)
+    flash_dir = flash.prepare(profile, args.flash, args.blank)
+    heap = args.heap or profile["heap"]
+    board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"])
+    control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
+    control = ControlServer(board, control_path)
+    print(board.pty_path, flush=True)
+    print("flash: %s\nside channel: %s\nheap: %d bytes" % (flash_dir, control_path, heap),
+          file=sys.stderr, flush=True)
+    board.start()
+    try:
+        if args.headless:
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            while True:
+                signal.pause()
+        else:
+            view.run(board, profile)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+        control.close()
+    return 0
+
+
+def do_hello(args):
+    """Ask a board (real or virtual) who it is."""
+    return _print_request(args, "hello")
+
+
+def do_state(args):
+    """Ask a board what it is doing: the menu, or the game in progress."""
+    return _print_request(args, "state")
+
+
+def _print_request(args, cmd):
+    import json
+
+    import serial
+
+    from cheeseboard.protocol import Client
+
+    try:
+        port = serial.Serial(args.port, 115200, timeout=0.1)
+    except serial.SerialException as e:
+        raise CommandError("cannot open %s: %s" % (args.port, e)) from None
+    try:
+        reply = Client(port).request(cmd)
+    finally:
+        port.close()
+    reply.pop("id", None)
+    reply.pop("ok", None)
+    print(json.dumps(reply, indent=1))
+    return 0
+
+
+def do_test(args):
+    """Run the simulated-hardware tests against the current firmware/."""
+    cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-m", "board", "-q",
+           "-p", "no:cacheprovider"] + args.pytest_args
+    print("testing firmware/ on the virtual board (MicroPython VM, capped heap)...", flush=True)
+    code = subprocess.call(cmd, cwd=str(paths.ROOT))
+    if code == 0:
+        print("cheeseboard test: the firmware passes on the virtual board")
+    else:
+        print("cheeseboard test: FAILED - see the failures above", file=sys.stderr)
+    return code
+
+
+COMMANDS = {
+    "sim": (do_sim, "run the firmware on a virtual board"),
+    "hello": (do_hello, "ask a board for its firmware version, profile and free heap"),
+    "state": (do_state, "ask a board for the state of its menu or game"),
+    "test": (do_test, "run the simulated-hardware tests against firmware/"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="cheeseboard", description=__doc__)
+    parser.add_argument("--version", action="version", version=__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (_, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == "sim":
+            p.add_argument("--profile", default="pico", help="hardware profile (default: pico)")
+            where = p.add_mutually_exclusive_group()
+            where.add_argument("--flash", metavar="DIR",
+                               help="the board's flash folder (kept; created with the firmware)")
+            where.add_argument("--blank", action="store_true", help="start with an empty flash")
+            p.add_argument("--headless", action="store_true",
+                           help="no terminal view: print the console's path and nothing else")
+            p.add_argument("--control", metavar="PATH", help="side channel socket path")
+            p.add_argument("--heap", type=int, help="VM heap in bytes (default: the profile's)")
+        elif name in ("hello", "state"):
+            p.add_argument("--port", required=True, help="serial port (e.g. /dev/ttyACM0)")
+        elif name == "test":
+            p.add_argument("pytest_args", nargs=argparse.REMAINDER,
+                           help="more pytest arguments (e.g. -k gouda)")
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    handler = COMMANDS[args.command][0]
+    try:
+        return handler(args)
+    except (CommandError, ProtocolError, paths.ProfileError, FileNotFoundError,
+            NotADirectoryError) as e:
+        print("cheeseboard: %s" % e, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""Where the project's parts are: the firmware tree, the hardware profiles."""
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+PROFILES = ROOT / "hardware" / "profiles"
+
+
+class ProfileError(Exception):
+    """A hardware profile is missing or malformed."""
+
+
+def profile_names():
+    return sorted(p.stem for p in PROFILES.glob("*.json"))
+
+
+def load_profile(name):
+    """The hardware profile called name (hardware/profiles/<name>.json) as a dict."""
+    path = PROFILES / (name + ".json")
+    if not path.exists():
+        raise ProfileError(
+            "no hardware profile %r: expected one of %s" % (name, ", ".join(profile_names()))
+        )
+    try:
+        return json.loads(path.read_text())
+    except ValueError as e:
+        raise ProfileError("%s: not valid JSON: %s" % (path, e)) from None
+
+
+def firmware_dir():
+    if not (FIRMWARE / "main.py").exists():
+        raise FileNotFoundError(
+            "firmware not found at %s: run cheeseboard from a checkout of the project" % FIRMWARE
+        )
+    return FIRMWARE

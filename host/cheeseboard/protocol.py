@@ -1,0 +1,79 @@
+"""The serial protocol, host side: requests out, replies back, over any serial port.
+
+The framing is the firmware's (firmware/cheesefw/protocol.py): one line each,
+`@<crc32 of the JSON> <JSON>`. Lines that are not replies (a traceback, a
+print) are skipped; a reply with a bad checksum is an error.
+"""
+
+import binascii
+import json
+import time
+
+
+class ProtocolError(Exception):
+    """The board refused a request, or did not answer it properly."""
+
+
+def checksum(text):
+    return "%08x" % (binascii.crc32(text) & 0xFFFFFFFF)
+
+
+def encode(obj):
+    text = json.dumps(obj, separators=(",", ":")).encode("ascii")
+    return b"@" + checksum(text).encode() + b" " + text + b"\n"
+
+
+def decode(line):
+    """The reply object in one line (bytes), None when the line is not a protocol line."""
+    line = line.strip()
+    if not line.startswith(b"@") or len(line) < 11 or line[9:10] != b" ":
+        return None
+    text = line[10:]
+    if checksum(text).encode() != line[1:9]:
+        raise ProtocolError("reply with a bad checksum: %r" % line[:80])
+    return json.loads(text)
+
+
+class Client:
+    """Talks the protocol over an open serial port (a pyserial `Serial`)."""
+
+    def __init__(self, serial, timeout=5.0):
+        self.serial = serial
+        self.timeout = timeout
+        self._next_id = 1
+        self._buf = b""
+
+    def request(self, cmd, **args):
+        """Send a request; return the board's reply, or raise ProtocolError."""
+        rid = self._next_id
+        self._next_id = self._next_id % 0x3FFFFFFF + 1
+        self.serial.write(encode(dict(args, id=rid, cmd=cmd)))
+        reply = self.read_reply(rid)
+        if not reply.get("ok"):
+            raise ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
+        return reply
+
+    def read_reply(self, rid=None, timeout=None):
+        """The next reply (with id rid, if given)."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            line = self._readline(deadline)
+            if line is None:
+                raise ProtocolError(
+                    "no answer from the board within %.1fs (is main.py running?)"
+                    % (self.timeout if timeout is None else timeout)
+                )
+            reply = decode(line)
+            if reply is not None and (rid is None or reply.get("id") in (rid, None)):
+                return reply
+
+    def _readline(self, deadline):
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.serial.timeout = min(left, 0.1)
+            chunk = self.serial.read(self.serial.in_waiting or 1)
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line

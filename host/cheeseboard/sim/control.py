@@ -1,0 +1,207 @@
+"""The simulator's side channel for people and programs: a Unix socket of JSON lines.
+
+Through it a client drives button pins, watches LED frames, and cuts or restores
+the power; the console stays on the pty. One JSON object per line each way:
+
+    -> {"op": "pin", "button": "ok", "levels": [[0, 0], [80, 1]]}   ms from now, 0 = pressed
+    -> {"op": "power_cut"} | {"op": "power_on"} | {"op": "reset"} | {"op": "status"}
+    <- {"ev": "frame", "seq": 12, "rgb": "ff0000..."}   every frame the firmware writes
+    <- {"ev": "boot", "n": 2, "mode": "friendly"} | {"ev": "status", ...} | {"ev": "error", ...}
+"""
+
+import json
+import os
+import socket
+import threading
+import time
+
+from cheeseboard.sim.board import BoardError
+
+
+class ControlServer:
+    def __init__(self, board, path):
+        self.board = board
+        self.path = str(path)
+        self._clients = []
+        self._lock = threading.Lock()
+        if os.path.exists(self.path):
+            os.unlink(self.path)
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.bind(self.path)
+        self._sock.listen(4)
+        board.listeners.append(self._broadcast)
+        threading.Thread(target=self._accept, name="control", daemon=True).start()
+
+    def close(self):
+        self._sock.close()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+    def _accept(self):
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            with self._lock:
+                self._clients.append(conn)
+            if self.board.frame is not None:
+                self._send(conn, {"ev": "frame", "seq": self.board.frame_seq,
+                                  "rgb": self.board.frame.hex()})
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        for line in conn.makefile("rb"):
+            try:
+                self._handle(conn, json.loads(line))
+            except (ValueError, KeyError, TypeError, BoardError) as e:
+                self._send(conn, {"ev": "error", "error": str(e)})
+        with self._lock:
+            if conn in self._clients:
+                self._clients.remove(conn)
+
+    def _handle(self, conn, msg):
+        op = msg["op"]
+        board = self.board
+        if op == "pin":
+            board.set_pin(msg["button"], msg["levels"])
+        elif op == "power_cut":
+            board.power_cut()
+        elif op == "power_on":
+            board.power_on()
+        elif op == "reset":
+            board.hard_reset()
+        elif op == "status":
+            self._send(conn, {"ev": "status", "on": board.is_on, "boots": board.boots,
+                              "frame_seq": board.frame_seq, "pty": board.pty_path})
+        else:
+            raise ValueError("unknown op %r" % op)
+
+    def _broadcast(self, event):
+        with self._lock:
+            clients = list(self._clients)
+        for conn in clients:
+            self._send(conn, event)
+
+    def _send(self, conn, obj):
+        try:
+            conn.sendall((json.dumps(obj) + "\n").encode())
+        except OSError:
+            with self._lock:
+                if conn in self._clients:
+                    self._clients.remove(conn)
+
+
+class SimLink:
+    """A client of the control socket: press buttons, watch frames, cut the power."""
+
+    def __init__(self, path, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self._sock.connect(str(path))
+                break
+            except OSError:
+                self._sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self._cond = threading.Condition()
+        self.frame = None
+        self.frame_seq = 0
+        self.frame_time = 0.0
+        self.events = []
+        threading.Thread(target=self._read, name="simlink", daemon=True).start()
+
+    def close(self):
+        self._sock.close()
+
+    def _read(self):
+        for line in self._sock.makefile("rb"):
+            event = json.loads(line)
+            with self._cond:
+                if event.get("ev") == "frame":
+                    self.frame = bytes.fromhex(event["rgb"])
+                    self.frame_seq = event["seq"]
+                    self.frame_time = time.monotonic()
+                else:
+                    self.events.append(event)
+                self._cond.notify_all()
+
+    def send(self, **msg):
+        self._sock.sendall((json.dumps(msg) + "\n").encode())
+
+    def pin(self, button, levels):
+        self.send(op="pin", button=button, levels=[list(step) for step in levels])
+
+    def press(self, button, hold_ms=60, bounce_ms=0):
+        """Press and release a button; with bounce, the contact chatters each way."""
+        self.pin(button, press_levels(hold_ms, bounce_ms))
+
+    def hold(self, button, bounce_ms=0):
+        """Press a button and keep it down (until release())."""
+        self.pin(button, bounce(0, 0, bounce_ms))
+
+    def release(self, button, bounce_ms=0):
+        self.pin(button, bounce(0, 1, bounce_ms))
+
+    def wait_for(self, predicate, timeout=10.0, what="condition"):
+        """Wait until predicate(self) is true; AssertionError after timeout seconds."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not predicate(self):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("timed out after %.1fs waiting for %s" % (timeout, what))
+                self._cond.wait(left)
+
+    def wait_frame(self, after_seq=None, timeout=10.0):
+        """Wait for a frame newer than after_seq (default: the current one); return it."""
+        seq = self.frame_seq if after_seq is None else after_seq
+        self.wait_for(lambda s: s.frame_seq > seq, timeout, "a new LED frame")
+        return self.frame
+
+    def wait_event(self, kind, timeout=10.0):
+        """Wait for the next event of a kind ("boot", "status", ...) and return it."""
+        with self._cond:
+            start = len(self.events)
+        found = []
+
+        def seen(s):
+            found[:] = [e for e in s.events[start:] if e.get("ev") == kind]
+            return bool(found)
+
+        self.wait_for(seen, timeout, "a %r event" % kind)
+        return found[0]
+
+    def status(self, timeout=10.0):
+        with self._cond:
+            start = len(self.events)
+        self.send(op="status")
+        self.wait_for(lambda s: any(e.get("ev") == "status" for e in s.events[start:]),
+                      timeout, "status")
+        return [e for e in self.events[start:] if e.get("ev") == "status"][0]
+
+    def pixel(self, i):
+        """The (r, g, b) of pixel i in the last frame."""
+        f = self.frame
+        return (f[3 * i], f[3 * i + 1], f[3 * i + 2])
+
+
+def bounce(at_ms, level, bounce_ms):
+    """Levels for one contact change at at_ms: chatter for bounce_ms, then settle at level."""
+    steps = []
+    t = 0
+    while t < bounce_ms:
+        steps.append((at_ms + t, level if t % 2 == 0 else 1 - level))
+        t += 1
+    steps.append((at_ms + bounce_ms, level))
+    return steps
+
+
+def press_levels(hold_ms, bounce_ms=0):
+    """Levels for a press held hold_ms and released, each edge bouncing for bounce_ms."""
+    return bounce(0, 0, bounce_ms) + bounce(hold_ms, 1, bounce_ms)
