@@ -104,10 +104,10 @@ def build_parser():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
             p.add_argument("--profile", default="pico", help="hardware profile (default: pico)")
-            where = p.add_mutually_exclusive_group()
-            where.add_argument("--flash", metavar="DIR",
-                               help="the board's flash folder (kept; created with the firmware)")
-            where.add_argument("--blank", action="store_true", help="start with an empty flash")
+            p.add_argument("--flash", metavar="DIR",
+                           help="the board's flash folder (kept; a new one gets the firmware)")
+            p.add_argument("--blank", action="store_true",
+                           help="start with an empty flash (a new --flash folder stays empty)")
             p.add_argument("--headless", action="store_true",
                            help="no terminal view: print the console's path and nothing else")
             p.add_argument("--control", metavar="PATH", help="side channel socket path")
@@ -126,7 +126,7 @@ def main(argv=None):
     try:
         return handler(args)
     except (CommandError, ProtocolError, paths.ProfileError, FileNotFoundError,
-            NotADirectoryError) as e:
+            NotADirectoryError, FileExistsError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

@@ -1,5 +1,5 @@
-"""Pure helpers of the kitchen game (kitchen.py): the board, its square ids, the path search,
-and the rule table's checks.
+"""Pure helpers of the kitchen game (kitchen.py): the board, its square ids, where a piece may
+go (access, the arrow's squares, the path search), and the rule table's checks.
 
 Squares are small ints inside the game, column-major (`sq = col * rows + row`), so that their
 order is the order of their ids "a1", "a2", ... "f7" (column letter a.., row number from 1):
@@ -8,6 +8,7 @@ sorting ints sorts ids, on both VMs.
 
 PASS = 1  # the moving piece may step through this square
 STOP = 2  # the moving piece may end its move on this square
+SHOWN = "shown"  # the tile left on a square where the cat turned over a cheese
 
 
 class Board:
@@ -22,32 +23,71 @@ class Board:
         self.n = n
         self.ids = [chr(97 + c) + str(r + 1) for c in range(cols) for r in range(rows)]
         self.nbrs = [_neighbours(sq, cols, rows) for sq in range(n)]
-        # Every mouse move (m, id), made once: actions taken from here keep a long game's
-        # history free of small tuples scattered over the heap (fragmentation on a small board).
-        self.moves = [[(m, sid) for sid in self.ids] for m in range(4)]
         self.open = bytes([PASS | STOP]) * n  # template: every square free to pass and stop
         self.table = bytearray(n)
         for sid in field(rules, "table", list):
             self.table[self.square(sid, "table")] = 1
         holes = [self.square(sid, "holes") for sid in field(rules, "holes", list)]
         if len(holes) != 4 or len(set(holes)) != 4:
-            raise ValueError("kitchen rules: holes expected 4 distinct squares, got %r" % (holes,))
+            raise ValueError(f"kitchen rules: holes expected 4 distinct squares, got {holes!r}")
         for h in holes:
             if len(self.nbrs[h]) == 4 or self.table[h]:
-                raise ValueError("kitchen rules: holes expected edge squares off the table, got "
-                                 + self.ids[h])
+                raise ValueError(
+                    "kitchen rules: holes expected edge squares off the table, got " + self.ids[h]
+                )
         self.holes = holes  # mouse m starts in holes[m]
         # The squares "in front of" each hole: the cat may not stop there while its mouse is in.
         self.fronts = [self.nbrs[h] for h in holes]
-        # The squares dealt a tile, in square order: every square but the holes (under the table too).
+        # The squares dealt a tile, in square order: all but the holes (under the table too).
         self.floor = [sq for sq in range(n) if sq not in holes]
 
     def square(self, sid, what="square"):
         """The int of square id `sid`; ValueError for anything else."""
         if isinstance(sid, str) and sid in self.ids:
             return self.ids.index(sid)
-        raise ValueError("kitchen: %s expected a square id a1..%s, got %r"
-                         % (what, self.ids[-1], sid))
+        raise ValueError(f"kitchen: {what} expected a square id a1..{self.ids[-1]}, got {sid!r}")
+
+
+def access(s, m):
+    """Per square of game state `s`: may mouse m (the cat: m = -1) PASS through it, STOP on it?"""
+    b = s.board
+    acc = bytearray(b.open)
+    if m < 0:
+        for h in b.holes:
+            acc[h] = 0  # the holes are the mice's: the cat never goes into one
+        for sq in range(b.n):
+            if s.tiles[sq] == SHOWN:
+                acc[sq] = 0  # "de kat mag niet meer over zichtbare stukken kaas lopen"
+        for sq in s.mice:
+            if sq >= 0 and not b.table[sq]:
+                acc[sq] = STOP  # "niet over een andere speler springen": go round, or catch it
+        for k in range(4):
+            if not s.out[k]:
+                for sq in b.fronts[k]:
+                    acc[sq] &= PASS  # "mag de kat niet voor het hol gaan staan"
+    else:
+        for k in range(4):
+            if k != m and s.mice[k] >= 0:
+                acc[s.mice[k]] = 0  # no jumping over a mouse; "in een hol past maar 1 muis"
+        if s.cat >= 0 and not b.table[s.cat]:
+            acc[s.cat] = 0  # go round the cat (on the table it is above the mice)
+    return acc
+
+
+def free_squares(s, m, here):
+    """Arrow: every square mouse m (the cat: m = -1) on `here` may be put on, sorted."""
+    b = s.board
+    acc = access(s, m)
+    squares = []
+    for sq in range(b.n):
+        if not acc[sq] & STOP or sq == here:
+            continue  # for the cat this already rules out holes and visible cheese
+        if m < 0 and sq in s.mice:
+            continue  # the cat: "niet op een muis" (nor above one under the table)
+        if m >= 0 and (sq in b.holes or s.tiles[sq] == SHOWN):
+            continue  # a mouse: "niet op een zichtbaar stuk kaas of in een hol"
+        squares.append(sq)
+    return squares
 
 
 def destinations(board, start, steps, access, revisit):
@@ -68,16 +108,16 @@ def check_rules(rules, board, kinds):
     total = 0
     for kind in deck:
         if kind not in kinds:
-            raise ValueError("kitchen rules: deck expected kinds %s, got %r" % (kinds, kind))
+            raise ValueError(f"kitchen rules: deck expected kinds {kinds}, got {kind!r}")
         total += _int_in(deck, kind, 0, board.n, "deck.")
     if total != len(board.floor):
-        raise ValueError("kitchen rules: deck expected %d tiles (one per floor square), got %d"
-                         % (len(board.floor), total))
+        want = len(board.floor)
+        raise ValueError(f"kitchen rules: deck expected {want} tiles (one a square), got {total}")
     dice = field(rules, "dice", dict)
     for colour in ("grey", "blue"):
         faces = field(dice, colour, list)
         if not faces or [f for f in faces if type(f) is not int or not 1 <= f <= 6]:
-            raise ValueError("kitchen rules: dice.%s expected faces 1..6, got %r" % (colour, faces))
+            raise ValueError(f"kitchen rules: dice.{colour} expected faces 1..6, got {faces!r}")
     win = field(rules, "win", dict)
     for key in ("cheese", "short_cheese"):
         _int_in(win, key, 1, deck.get("cheese", 0), "win.")
@@ -89,23 +129,21 @@ def check_rules(rules, board, kinds):
         field(house, key, bool, "house.")
     for kind, rgb in field(rules, "palette", dict).items():
         if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:
-            raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
+            raise ValueError(f"kitchen rules: palette.{kind} expected [r, g, b], got {rgb!r}")
 
 
 def field(d, key, kind, where=""):
     """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
     value = d.get(key) if isinstance(d, dict) else None
     if type(value) is not kind:
-        raise ValueError("kitchen rules: %s%s expected %s, got %r"
-                         % (where, key, kind.__name__, value))
+        raise ValueError(f"kitchen rules: {where}{key} expected {kind.__name__}, got {value!r}")
     return value
 
 
 def _int_in(d, key, low, high, where):
     value = field(d, key, int, where)
     if not low <= value <= high:
-        raise ValueError("kitchen rules: %s%s expected %d..%d, got %d"
-                         % (where, key, low, high, value))
+        raise ValueError(f"kitchen rules: {where}{key} expected {low}..{high}, got {value}")
     return value
 
 

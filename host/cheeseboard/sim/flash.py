@@ -28,6 +28,8 @@ def prepare(profile, flash=None, blank=False):
         if flash.exists() and not flash.is_dir():
             raise NotADirectoryError("--flash: %s is not a folder" % flash)
         fresh = not flash.exists()
+        if blank and not fresh and any(flash.iterdir()):
+            raise FileExistsError("--blank: the flash folder %s is not empty" % flash)
         flash.mkdir(parents=True, exist_ok=True)
         if fresh and not blank:
             install_firmware(flash, profile)

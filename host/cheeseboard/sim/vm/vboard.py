@@ -287,17 +287,19 @@ def boot(argv):
 
     simboard.connect(int(side_out), int(side_in))
     mount_flash(flash)
-    simboard.send(b"X up")  # from here on, Ctrl-C may arrive as SIGINT
     import builtins
 
     builtins.input = board_input
     env = {"__name__": "__main__"}
     try:
+        simboard.send(b"X up")  # from here on, Ctrl-C may arrive as SIGINT
         run_file("boot.py", env)
         if mode == "friendly":
             run_file("main.py", env)
     except SoftReboot:
         return EXIT_SOFT_FRIENDLY if mode == "friendly" else EXIT_SOFT_RAW
+    except KeyboardInterrupt:
+        write("\n")  # Ctrl-C between files: straight to the REPL, as a board does
     while True:
         try:
             nxt = friendly_repl(env, board) if mode == "friendly" else raw_repl(env)

@@ -1,0 +1,31 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vboard import VBoard  # noqa: E402
+
+
+@pytest.fixture
+def vboard(tmp_path):
+    """A virtual board with the current firmware, booted from a fresh flash folder."""
+    board = VBoard(tmp_path / "flash")
+    yield board
+    board.stop()
+
+
+@pytest.fixture
+def make_vboard(tmp_path):
+    """Start virtual boards with other settings: make_vboard(flash_dir=..., heap=..., blank=...)."""
+    boards = []
+
+    def make(flash_dir=None, **kwargs):
+        board = VBoard(flash_dir or tmp_path / ("flash%d" % len(boards)), **kwargs)
+        boards.append(board)
+        return board
+
+    yield make
+    for board in boards:
+        board.stop()

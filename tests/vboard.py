@@ -1,0 +1,115 @@
+"""The test harness for the virtual board: start it as a user would, drive it, cut its power."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import serial
+
+from cheeseboard.protocol import Client
+from cheeseboard.sim.control import SimLink
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class VBoard:
+    """`cheeseboard sim --headless` in a process of its own, with its console and side channel."""
+
+    def __init__(self, flash_dir, profile="pico", heap=None, blank=False):
+        self.flash_dir = Path(flash_dir)
+        self.profile = profile
+        self.heap = heap
+        self.blank = blank
+        self.control = str(self.flash_dir) + ".sock"
+        self.proc = None
+        self.link = None
+        self.port = None
+        self.client = None
+        self.start()
+
+    def start(self):
+        cmd = [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--profile",
+               self.profile, "--flash", str(self.flash_dir), "--control", self.control]
+        if self.heap:
+            cmd += ["--heap", str(self.heap)]
+        if self.blank:
+            cmd.append("--blank")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     cwd=str(ROOT), start_new_session=True)
+        self.pty = self.proc.stdout.readline().decode().strip()
+        if not self.pty.startswith("/dev/"):
+            raise RuntimeError("sim did not start: %s" % self.proc.stderr.read().decode())
+        self.link = SimLink(self.control)
+        self.port = serial.Serial(self.pty, 115200, timeout=0.1)
+        self.client = Client(self.port, timeout=10)
+
+    def power_cut(self):
+        """Kill the whole virtual board at this instant (VM and simulator alike)."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self._close()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self._close()
+
+    def _close(self):
+        for closer in (self.link and self.link.close, self.port and self.port.close):
+            if closer:
+                try:
+                    closer()
+                except OSError:
+                    pass
+        self.link = self.port = self.client = None
+        if self.proc:
+            for f in (self.proc.stdout, self.proc.stderr):
+                f.close()
+
+    # -- the console ----------------------------------------------------------
+
+    def request(self, cmd, **args):
+        return self.client.request(cmd, **args)
+
+    def wait_protocol(self, timeout=15.0):
+        """Wait until main.py answers `hello`; return the reply."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.client.request("hello")
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def read_until(self, marker, timeout=10.0):
+        """Console bytes up to and including marker (bytes), and not one byte more."""
+        data = b""
+        deadline = time.monotonic() + timeout
+        while marker not in data:
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for %r; got %r" % (marker, data[-300:]))
+            data += self.port.read(1)
+        return data
+
+    def mpremote(self, *args, timeout=60):
+        """Run the real mpremote against this board's console; return the CompletedProcess."""
+        mpremote = Path(sys.executable).parent / "mpremote"
+        return subprocess.run([str(mpremote), "connect", self.pty, *args],
+                              capture_output=True, timeout=timeout, text=True)
+
+    def release_console(self):
+        """Close our serial port so that another program (mpremote) has the console alone."""
+        self.port.close()
+
+    def reopen_console(self):
+        self.port = serial.Serial(self.pty, 115200, timeout=0.1)
+        self.client = Client(self.port, timeout=10)
