@@ -22,13 +22,14 @@ def micropython_binary():
     return found
 
 
-def run_mp(code, heap=PICO_HEAP, cwd=FIRMWARE, timeout=120, check=True):
+def run_mp(code, heap=PICO_HEAP, cwd=FIRMWARE, timeout=120, check=True, path=()):
     """Run `code` on MicroPython with the firmware importable; return its stdout as text.
 
+    `path` puts more folders first on the import path (e.g. fakes of `machine`).
     The heap is capped with `-X heapsize` like the target board's. A non-zero exit
     raises AssertionError with stdout and stderr, unless check is False.
     """
-    env = dict(os.environ, MICROPYPATH=":".join([str(FIRMWARE), ".frozen"]))
+    env = dict(os.environ, MICROPYPATH=":".join([str(p) for p in path] + [str(FIRMWARE), ".frozen"]))
     proc = subprocess.run(
         [micropython_binary(), "-X", "heapsize=%d" % heap, "-c", code],
         cwd=str(cwd),

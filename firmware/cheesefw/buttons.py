@@ -37,7 +37,7 @@ class Button:
         self.stuck = False
         self._since = now  # when the raw level last changed
         self._pressed_at = now
-        self._long_sent = False
+        self._long_sent = self.pressed
 
     def update(self, now, ticks_diff):
         """Sample the pin; return the event this sample completes, or None."""

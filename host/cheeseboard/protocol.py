@@ -64,7 +64,9 @@ class Client:
                     % (self.timeout if timeout is None else timeout)
                 )
             reply = decode(line)
-            if reply is not None and (rid is None or reply.get("id") in (rid, None)):
+            # Errors for lines the board could not read carry no id: when waiting
+            # for a given request they belong to something else (noise, a stale line).
+            if reply is not None and (rid is None or reply.get("id") == rid):
                 return reply
 
     def _readline(self, deadline):

@@ -167,7 +167,7 @@ class Powers:
         self.last = t
 
     def _transfers(self):
-        """Spaces a Transfer may send the roll to: another space, as many mice as the one designated."""
+        """Where a Transfer may send the roll: another space, with as many mice or more."""
         need = self._total(self.org)
         top = self._b.top
         out = []

@@ -50,21 +50,9 @@ FREE = "free"  # arrow: the same piece goes to any square it may stand on
 TAKE = "take"  # fork: the mouse takes a visible cheese (action: its square)
 OVER = "over"
 
-_FIELDS = (
-    "phase",
-    "side",
-    "tiles",
-    "dealt",
-    "out",
-    "home",
-    "cheese",
-    "roll",
-    "extra",
-    "mover",
-    "bonus",
-    "turns",
-    "winner",
-)
+# What to_dict saves besides the options, the history and the squares of the pieces.
+_FIELDS = "phase side tiles dealt out home cheese roll extra mover bonus turns winner".split()
+_PHASES = (DEAL, PLACE, ROLL, PICK, MOVE, BONUS, FREE, TAKE, OVER)
 
 
 class State:
@@ -167,7 +155,7 @@ class State:
         else:
             if self.side == MICE:
                 self.out[self.mover] = True  # "dan draait hij het kaartje om van het muizenhol"
-            land = phase != FREE or self.rules["house"]["chain_tiles"]
+            land = phase != FREE or self.rules["house"]["arrow_turns_tile"]
             self._go(self.board.square(a), land)
 
     def action_player(self, a):
@@ -273,6 +261,8 @@ class State:
             raise ValueError(f"kitchen: state expected the fields of to_dict, got {e!r}") from None
         if len(s.tiles) != s.board.n or len(s.mice) != 4 or len(s.out) != 4:
             raise ValueError(f"kitchen: state expected {s.board.n} tiles and 4 mice")
+        if s.phase not in _PHASES:
+            raise ValueError(f"kitchen: state.phase expected one of {_PHASES}, got {s.phase!r}")
         return s
 
     def __eq__(self, other):

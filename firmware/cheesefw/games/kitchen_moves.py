@@ -125,7 +125,7 @@ def check_rules(rules, board, kinds):
     for key in ("all_out", "one_home"):
         field(win, key, bool, "win.")
     house = field(rules, "house", dict)
-    for key in ("catch_under_table", "chain_tiles", "revisit"):
+    for key in ("catch_under_table", "arrow_turns_tile", "revisit"):
         field(house, key, bool, "house.")
     for kind, rgb in field(rules, "palette", dict).items():
         if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:
