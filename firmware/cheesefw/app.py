@@ -7,15 +7,7 @@ import sys
 from cheesefw import VERSION, hal, protocol, render
 from cheesefw.buttons import Buttons
 
-try:
-    from micropython import const  # type: ignore[import-not-found]
-except ImportError:
-
-    def const(x):
-        return x
-
-
-TICK_MS = const(10)
+TICK_MS = 10
 PROFILE_FILE = "profile.json"
 
 
@@ -41,7 +33,7 @@ class App:
             "firmware": VERSION,
             "profile": self.board.profile["name"],
             "platform": sys.platform,
-            "heap_free": gc.mem_free(),  # type: ignore[attr-defined]
+            "heap_free": gc.mem_free(),
         }
 
     def cmd_state(self, request):

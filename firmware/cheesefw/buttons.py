@@ -6,17 +6,10 @@ counts once it has held for DEBOUNCE_MS. Held past LONG_MS a press also gives a
 it is released, so one jammed button cannot stop the game.
 """
 
-try:
-    from micropython import const  # type: ignore[import-not-found]
-except ImportError:  # CPython, for host-side tests
 
-    def const(x):
-        return x
-
-
-DEBOUNCE_MS = const(20)
-LONG_MS = const(800)
-STUCK_MS = const(10000)
+DEBOUNCE_MS = 20
+LONG_MS = 800
+STUCK_MS = 10000
 
 PRESS = "press"
 RELEASE = "release"

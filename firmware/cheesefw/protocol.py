@@ -13,16 +13,8 @@ error reply and changes nothing. Received text is parsed as JSON, never run.
 import binascii
 import json
 
-try:
-    from micropython import const  # type: ignore[import-not-found]
-except ImportError:
-
-    def const(x):
-        return x
-
-
-MAX_LINE = const(512)
-MAX_ID = const(0x3FFFFFFF)
+MAX_LINE = 512
+MAX_ID = 0x3FFFFFFF
 
 
 def checksum(text):
@@ -119,7 +111,7 @@ def parse(line):
     try:
         request = json.loads(text)
     except ValueError:
-        raise ValueError("bad JSON")
+        raise ValueError("bad JSON") from None
     if not isinstance(request, dict):
         raise ValueError("bad request: expected a JSON object")
     rid = request.get("id")

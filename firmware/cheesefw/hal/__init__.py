@@ -9,9 +9,7 @@ import sys
 
 def open_board(profile):
     """The Board for this platform, set up from the hardware profile (a dict)."""
-    if sys.implementation.name == "circuitpython":
-        from cheesefw.hal.circuitpython import Board
-    elif sys.platform == "linux":
+    if sys.platform == "linux":
         # The MicroPython unix port: the virtual board of `cheeseboard sim`.
         from cheesefw.hal.sim import Board
     elif sys.platform in ("rp2", "esp32"):

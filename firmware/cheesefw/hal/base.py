@@ -40,7 +40,8 @@ class Board:
     def show(self, frame):
         """Light the LEDs with a frame (R, G, B per pixel, chain order)."""
         if len(frame) != 3 * self.pixel_count:
-            raise ValueError("frame: expected %d bytes, got %d" % (3 * self.pixel_count, len(frame)))
+            expected = 3 * self.pixel_count
+            raise ValueError("frame: expected %d bytes, got %d" % (expected, len(frame)))
         self._transmit(frame)
 
     def _transmit(self, frame):
@@ -58,13 +59,13 @@ class Board:
     # -- clock ------------------------------------------------------------------
 
     def ticks_ms(self):
-        return time.ticks_ms()  # type: ignore[attr-defined]
+        return time.ticks_ms()
 
     def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)  # type: ignore[attr-defined]
+        return time.ticks_diff(a, b)
 
     def sleep_ms(self, ms):
-        time.sleep_ms(ms)  # type: ignore[attr-defined]
+        time.sleep_ms(ms)
 
     # -- storage (the board's flash) -----------------------------------------------
 

@@ -9,7 +9,7 @@ import binascii
 import sys
 import time
 
-import simboard  # type: ignore[import-not-found] - exists only on the virtual board
+import simboard  # type: ignore[import-not-found]  # only on the virtual board
 
 from cheesefw.hal import base
 

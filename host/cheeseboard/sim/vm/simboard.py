@@ -5,11 +5,12 @@
 # - The board's `machine` and `os` modules: the unix port's own, plus what a
 #   real board has and the unix port lacks. They are installed in sys.modules,
 #   so `import machine` in the firmware finds them.
-import machine as _machine
 import os as _os
 import select
 import sys
 import time
+
+import machine as _machine
 
 out = None
 inp = None

@@ -94,7 +94,7 @@ def run_code(source, filename, env, mode="exec"):
         exec(compile(source, filename, mode), env)
     except SystemExit:
         # pyexec turns SystemExit into a forced exit, i.e. a soft reboot.
-        raise SoftReboot()
+        raise SoftReboot() from None
     except BaseException as e:  # noqa: B036 - a board prints every escape, KeyboardInterrupt too
         print_exception(e)
 

@@ -1,0 +1,32 @@
+# The two commands a newcomer needs: `make play` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test test-slow lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)  ## play on the virtual board in this terminal
+	$(BIN)/cheeseboard sim
+
+test: lint  ## lint, type-check the firmware, and run the test suite
+	$(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)  ## the long randomised tests as well
+	$(BIN)/python -m pytest -q -m ''
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware host tests
+	$(BIN)/python tests/typecheck_firmware.py
+
+bench: $(STAMP)  ## benchmarks, as tables
+	$(BIN)/python tests/bench/bench_board.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
