@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cheesefw import buttons as B
 from cheesefw import hal
 

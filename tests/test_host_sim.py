@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from cheesefw import render
 from cheeseboard import paths
 from cheeseboard.sim import view
+from cheesefw import render
 
 PROFILE = paths.load_profile("pico")
 

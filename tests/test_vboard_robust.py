@@ -4,6 +4,7 @@ import os
 import random
 
 import pytest
+
 from cheeseboard.protocol import encode
 
 pytestmark = pytest.mark.board

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import serial
+
 from cheeseboard.protocol import Client
 from cheeseboard.sim.control import SimLink
 

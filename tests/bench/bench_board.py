@@ -18,8 +18,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 
-from cheesefw.app import TICK_MS  # noqa: E402
 from vboard import VBoard  # noqa: E402
+
+from cheesefw.app import TICK_MS  # noqa: E402
 
 ROUNDS = 50
 
