@@ -75,3 +75,11 @@ def test_profile_on_the_flash_is_the_hardware_profile(tmp_path):
     assert json.loads((folder / "profile.json").read_text()) == PROFILE
     assert (folder / "main.py").exists() and (folder / "cheesefw" / "app.py").exists()
     assert not list(folder.rglob("__pycache__"))
+
+
+def test_cheeseboard_test_runs_the_board_tests_with_a_summary():
+    r = subprocess.run([sys.executable, "-m", "cheeseboard", "test", "-k",
+                        "main_py_runs_at_power_on"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 passed" in r.stdout
+    assert "the firmware passes on the virtual board" in r.stdout
