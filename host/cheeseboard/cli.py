@@ -121,7 +121,12 @@ def build_parser():
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error("unrecognized arguments: %s" % " ".join(extra))
+    if args.command == "test":
+        args.pytest_args = args.pytest_args + extra  # pytest's own options, e.g. -k gouda
     handler = COMMANDS[args.command][0]
     try:
         return handler(args)
