@@ -115,18 +115,17 @@ def build_parser():
         elif name in ("hello", "state"):
             p.add_argument("--port", required=True, help="serial port (e.g. /dev/ttyACM0)")
         elif name == "test":
-            p.add_argument("pytest_args", nargs=argparse.REMAINDER,
-                           help="more pytest arguments (e.g. -k gouda)")
+            p.usage = "cheeseboard test [pytest options, e.g. -k gouda]"
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "test":
-        parser.error("unrecognized arguments: %s" % " ".join(extra))
-    if args.command == "test":
-        args.pytest_args = args.pytest_args + extra  # pytest's own options, e.g. -k gouda
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["test"] and not {"-h", "--help"} & set(argv):
+        # Everything after `test` is pytest's (e.g. -k gouda).
+        args = argparse.Namespace(command="test", pytest_args=argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
     handler = COMMANDS[args.command][0]
     try:
         return handler(args)
