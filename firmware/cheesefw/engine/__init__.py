@@ -1,0 +1,1 @@
+"""The engine every game shares: the die, the journal, turn flow, menus, rendering."""
