@@ -52,6 +52,9 @@ class FlashFolder(Board):
     def write_file(self, name, data):
         Board.write_file(self, str(self.folder / name), data)
 
+    def append_file(self, name, text):
+        Board.append_file(self, str(self.folder / name), text)
+
     def remove_file(self, name):
         Board.remove_file(self, str(self.folder / name))
 

@@ -25,7 +25,7 @@ class App:
         self.frames_written = 0
 
     def handlers(self):
-        return {"hello": self.cmd_hello, "state": self.cmd_state}
+        return {"hello": self.cmd_hello, "state": self.cmd_state, "log": self.cmd_log}
 
     def cmd_hello(self, request):
         gc.collect()
@@ -39,17 +39,21 @@ class App:
     def cmd_state(self, request):
         return {"state": self.scene.describe()}
 
+    def cmd_log(self, request):
+        return self.scene.log(request.get("from", 0))
+
     def tick(self):
         """One pass of the main loop; writes a frame only when it changed."""
         board = self.board
         board.poll()
+        now = board.ticks_ms()
         for name, event in self.buttons.events():
-            if self.scene.on_button(name, event):
+            if self.scene.on_button(name, event, now):
                 self._dirty = True
         data = board.console_read()
         if data:
             self.server.feed(data)
-        if self.scene.update(board.ticks_ms()):
+        if self.scene.update(now):
             self._dirty = True
         if self._dirty:
             self._dirty = False
@@ -78,6 +82,6 @@ def load_profile():
 def main():
     profile = load_profile()
     board = hal.open_board(profile)
-    from cheesefw.demo import Demo
+    from cheesefw.engine.core import Engine
 
-    App(board, Demo(board)).run()
+    App(board, Engine(board)).run()

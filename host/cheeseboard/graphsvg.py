@@ -1,9 +1,10 @@
 """Draw the Gouda race's board graph (firmware/rules/gouda.json) as SVG: docs/gouda-board.svg.
 
-Pure standard library. Each space sits at its "xy" cell (x across, y up); an arrow goes from a
-space to every space "up" of it; a "down" link that is not the way back of an "up" link gets a
-dashed arrow of its own. Start spaces, the table and lateral spaces are told apart by colour;
-a space with an extra cheese (the designer's variant) shows its points.
+Pure standard library. A space in the table is [id, name, "ids up", "ids down", x, y]; it is
+drawn at its (x, y) cell (x across, y up); an arrow goes from a space to every space up of it; a
+down link that is not the way back of an up link gets a dashed red arrow of its own. Start
+spaces, the table and lateral spaces are told apart by colour; a space with an extra cheese (the
+designer's variant) shows its points.
 
     python -m cheeseboard.graphsvg [rules.json [out.svg]]
 """
@@ -27,7 +28,10 @@ FILL = {"start": "#e8cfa8", "top": "#ffd24d", "lat": "#cfe3f7", "path": "#ffffff
 
 def render_svg(rules):
     """The board graph of a parsed Gouda rule table, as an SVG document (a str)."""
-    spaces = rules["spaces"]
+    spaces = [
+        {"id": e[0], "n": e[1], "up": e[2].split(), "dn": e[3].split(), "xy": (e[4], e[5])}
+        for e in rules["spaces"]
+    ]
     by_id = {s["id"]: s for s in spaces}
     start = set(rules["start"])
     lat = set(rules.get("lat", []))

@@ -41,8 +41,7 @@ class Journal:
 
     def append(self, move):
         """Record one completed move (an action, JSON-able)."""
-        with open(self.name, "a") as f:
-            f.write(_line(move))
+        self.board.append_file(self.name, _line(move))
 
     def load(self):
         """(header, [moves]) of the journal's intact part, or None when there is no game.

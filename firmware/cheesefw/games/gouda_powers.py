@@ -1,17 +1,23 @@
-"""The Gouda race, optional rule 1: the power markers (split from gouda.py to keep it readable).
+"""Helpers of the Gouda race (gouda.py): the power markers, the rule-table reader, action codes.
 
-Rulebook: shared/seeds/001_034f658690eb2b22.txt, "1 - Use of Powers"; the interpretations are in
-docs/rules-gouda.md. `Powers` is mixed into gouda.State: it says which plays and choices are legal
-and applies their effects. The phase constants live here because both files need them.
+Rulebook: shared/seeds/001_034f658690eb2b22.txt; interpretations: docs/rules.md.
+Split from gouda.py so that each file reads in one sitting:
+  - the constants both files need (powers, phases, windows);
+  - Board: the rule table read once and checked (ValueError naming the field), and the action
+    codes -- every action is a small int inside, so legal lists are lists of ints, the history
+    is one byte per action, and sorting codes sorts the actions;
+  - Powers: optional rule 1, mixed into gouda.State;
+  - History: the state's history read from its one-byte-per-action journal.
 
-How a power is played (the rulebook's "Other players must get their chance to react"):
+How a power is played ("Each marker may be used ... during their own turn or during another
+player's turn"):
   a roll ends, or a turn ends  ->  REACTION window: PASS, or ("play", player, power)
   the power's player makes its choice (which dice, which space) at a decision node
-  the effect happens at once (a re-roll rolls at once), then a new window opens,
-  in which anyone may react again -- Cancel included, which undoes that last power.
+  the effect happens at once (a re-roll rolls at once), then a new window opens in which
+  anyone may react again -- with a Cancel, which undoes that last power.
 """
 
-# The powers, sorted by name: a power's index is also its place in the sorted action lists.
+# The powers, sorted by name: a power's index is also its place in sorted action lists.
 POWERS = ("cancel", "downgrade", "extra", "reroll", "transfer", "upgrade")
 CANCEL = 0
 DOWNGRADE = 1
@@ -20,6 +26,9 @@ REROLL = 3
 TRANSFER = 4
 UPGRADE = 5
 NT = 6  # power types: hand[p * NT + t] is how many markers of type t player p holds
+
+COLOURS = ("green", "yellow", "red")  # die faces, best first; dice[i] counts COLOURS[i]
+MAX_PLAYERS = 6  # the box holds six colours; the action codes are laid out for six
 
 # The phases of a game, in the order they come.
 DEAL = 0  # chance: the next marker of the deal (powers only)
@@ -34,8 +43,212 @@ OVER = 7
 W_ROLL = 0  # the window after a roll, before any mouse moves
 W_END = 1  # the window after the moves: Extra Turn time
 
-NONE = 255  # no power / no space
+NONE = 255  # no power / no space / not yet
 OWN = 254  # an Extra Turn is pending and the roller designates the space
+
+
+class Board:
+    """The rule table, read once: spaces indexed in sorted-id order, dice, players, variants.
+
+    Action codes, in this order: PASS 0; die colours; dealt powers; ("go", s); ("move", o, s);
+    ("place", s); ("play", p, t); ("space", s); ("dice", g, y, r); ("undo",). Within a kind the
+    codes follow the sorted order of the actions, PASS comes before the plays and the dice before
+    "undo": so wherever kinds mix in a legal list, sorted codes are sorted actions.
+    """
+
+    def __init__(self, rules):
+        if type(rules) is not dict:
+            raise ValueError(f"rules: expected a dict, got {type(rules)!r}")
+        # A space is [id, name, "ids up", "ids down", x, y]: positional, and the links as
+        # space-separated ids, because a board parses this table in a small heap.
+        spaces = _field(rules, "spaces", list)
+        ids = []
+        for e in spaces:
+            ok = type(e) is list and len(e) == 6 and type(e[0]) is str and e[0] not in ids
+            ok = ok and type(e[1]) is str and type(e[2]) is str and type(e[3]) is str
+            if not ok or type(e[4]) is not int or type(e[5]) is not int:
+                raise ValueError(f"rules.spaces: expected [id, name, up, down, x, y], got {e!r}")
+            ids.append(e[0])
+        self.ids = ids = tuple(sorted(ids))
+        self.S = S = len(ids)
+        if S > 30:
+            raise ValueError(f"rules.spaces: expected at most 30 spaces, got {S}")
+        up = [0] * S
+        dn = [0] * S
+        for e in spaces:
+            i = ids.index(e[0])
+            up[i] = _links(e[2], e[0] + ".up", ids, i)
+            dn[i] = _links(e[3], e[0] + ".down", ids, i)
+        # Links as bitmasks (bit d set: space d), small ints that cost no allocation:
+        self.up = tuple(up)  # up[s]: where a green may take a mouse from s
+        self.dn = tuple(dn)  # dn[s]: where a red may take it; 0 on the start spaces
+        self.top = _id(rules.get("top"), "top", ids)
+        self.start = bytes(sorted(_id(x, "start", ids) for x in _field(rules, "start", list)))
+        if not self.start or self.top in self.start:
+            got = rules["start"]
+            raise ValueError(f"rules.start: expected spaces other than the top, got {got!r}")
+        for i in range(S):
+            if (i == self.top) == (up[i] != 0):  # the top alone has no way up
+                want = "no space above" if i == self.top else "a space above"
+                raise ValueError(f"rules.spaces.{ids[i]}.up: expected {want}")
+        for x in _field(rules, "lat", list):
+            _id(x, "lat", ids)
+        dice = _field(rules, "dice", dict)
+        self.ndice = _field(dice, "n", int, "dice.n", 1, 5)
+        faces = _field(dice, "faces", list, "dice.faces")
+        self.faces = faces = bytes(faces.count(c) for c in COLOURS)
+        nf = sum(faces)
+        if not nf or nf != len(dice["faces"]):
+            got = dice["faces"]
+            raise ValueError(f"rules.dice.faces: expected colours of {COLOURS!r}, got {got!r}")
+        # The chance outcomes of a die, sorted by name, with the faces' probabilities.
+        self.roll = tuple(sorted((COLOURS[i], faces[i] / nf) for i in range(3) if faces[i]))
+        pl = _field(rules, "players", list)
+        if len(pl) != 2 or type(pl[0]) is not int or type(pl[1]) is not int:
+            raise ValueError(f"rules.players: expected [min, max], got {pl!r}")
+        if not 1 <= pl[0] <= pl[1] <= MAX_PLAYERS:
+            raise ValueError(f"rules.players: expected 1 <= min <= max <= 6, got {pl!r}")
+        self.players = (pl[0], pl[1])
+        self.mice = _field(rules, "mice_per_player", int, None, 1, 50)
+        powers = _field(rules, "powers", dict)
+        types = _field(powers, "types", list, "powers.types")
+        if sorted(types) != list(POWERS):
+            raise ValueError(f"rules.powers.types: expected {POWERS!r}, got {types!r}")
+        self.each = _field(powers, "each", int, "powers.each", 0, 40)
+        variants = _field(rules, "variants", dict)
+        fest = _field(variants, "festival", dict, "variants.festival")
+        self.feast = _field(fest, "cheese", int, "variants.festival.cheese", 1, 40)
+        extra = _field(variants, "extra_cheese", dict, "variants.extra_cheese")
+        pairs = []
+        for x in extra:
+            v = _field(extra, x, int, "variants.extra_cheese." + str(x), 1, 50)
+            pairs.append((_id(x, "variants.extra_cheese", ids), v))
+        self.extra = tuple(sorted(pairs))  # (space, value) of the designer's cheeses
+        self.extra_top = extra.get(ids[self.top], 1)  # what a table cheese is worth with them
+        most = self.feast * self.extra_top + sum(v for s, v in pairs if s != self.top)
+        if most > 255:  # scores are kept in bytes
+            raise ValueError(f"rules.variants: expected at most 255 points in all, got {most}")
+        _field(rules, "palette", dict)
+        # The action codes (see the class docstring).
+        self.c_col = 1
+        self.c_deal = self.c_col + 3
+        self.c_go = self.c_deal + NT
+        self.c_move = self.c_go + S
+        self.c_place = self.c_move + MAX_PLAYERS * S
+        self.c_play = self.c_place + S
+        self.c_space = self.c_play + MAX_PLAYERS * NT
+        self.c_dice = self.c_space + S
+        self.c_undo = self.c_dice + 216
+        assert self.c_undo < 65280  # the history stores big codes in two bytes
+
+    def encode(self, a, n):
+        """The code of action a in a game of n players; ValueError when a is no such action."""
+        if type(a) is list:
+            a = tuple(a)
+        if type(a) is str:
+            if a == "pass":
+                return 0
+            if a in COLOURS:
+                return self.c_col + COLOURS.index(a)
+            if a in POWERS:
+                return self.c_deal + POWERS.index(a)
+        elif type(a) is tuple and a:
+            kind = a[0]
+            na = len(a)
+            if na == 1 and kind == "undo":
+                return self.c_undo
+            if na == 2 and kind == "go":
+                return self.c_go + self._space(a[1])
+            if na == 2 and kind == "place":
+                return self.c_place + self._space(a[1])
+            if na == 2 and kind == "space":
+                return self.c_space + self._space(a[1])
+            if na == 3 and kind == "move":
+                return self.c_move + _small(a[1], n) * self.S + self._space(a[2])
+            if na == 3 and kind == "play" and a[2] in POWERS:
+                return self.c_play + _small(a[1], n) * NT + POWERS.index(a[2])
+            if na == 4 and kind == "dice":
+                return self.c_dice + _small(a[1], 6) * 36 + _small(a[2], 6) * 6 + _small(a[3], 6)
+        raise ValueError(
+            f"malformed action: expected PASS, a colour, a power or ('go', space)..., got {a!r}"
+        )
+
+    def decode(self, c):
+        """The action of code c (the inverse of encode)."""
+        ids = self.ids
+        if c == 0:
+            return "pass"
+        if c < self.c_deal:
+            return COLOURS[c - self.c_col]
+        if c < self.c_go:
+            return POWERS[c - self.c_deal]
+        if c < self.c_move:
+            return ("go", ids[c - self.c_go])
+        if c < self.c_place:
+            c -= self.c_move
+            return ("move", c // self.S, ids[c % self.S])
+        if c < self.c_play:
+            return ("place", ids[c - self.c_place])
+        if c < self.c_space:
+            c -= self.c_play
+            return ("play", c // NT, POWERS[c % NT])
+        if c < self.c_dice:
+            return ("space", ids[c - self.c_space])
+        if c < self.c_undo:
+            c -= self.c_dice
+            return ("dice", c // 36, c // 6 % 6, c % 6)
+        return ("undo",)
+
+    def _space(self, x):
+        if type(x) is not str or x not in self.ids:
+            raise ValueError(f"unknown space: expected one of {self.ids!r}, got {x!r}")
+        return self.ids.index(x)
+
+
+_CACHE = [None, None]  # the last rule table read and its Board: states share it, never copy it
+
+
+def board_for(rules):
+    """The Board of a parsed rule table (read once per table)."""
+    if _CACHE[0] is not rules:
+        b = Board(rules)
+        _CACHE[0] = rules
+        _CACHE[1] = b
+    return _CACHE[1]
+
+
+def read_options(spec, options, b):
+    """The options with defaults filled in from spec (OPTIONS); ValueError on a bad key or value."""
+    o = {}
+    for key, values in spec:
+        o[key] = values[0]
+    if options is None:
+        options = {}
+    if type(options) is not dict:
+        raise ValueError(f"options: expected a dict, got {options!r}")
+    for key in options:
+        allowed = None
+        for k, values in spec:
+            if k == key:
+                allowed = values
+        if allowed is None:
+            raise ValueError(f"option: expected one of {[k for k, _ in spec]!r}, got {key!r}")
+        v = options[key]
+        ok = False
+        for x in allowed:
+            ok = ok or (type(x) is type(v) and x == v)  # True is not 1
+        if not ok:
+            raise ValueError(f"option {key}: expected one of {allowed!r}, got {v!r}")
+        o[key] = v
+    n = o["players"]
+    lo, hi = b.players
+    if not lo <= n <= hi:
+        raise ValueError(f"option players: expected {lo}..{hi}, got {n!r}")
+    m = o["markers"]
+    if o["powers"] and m != "series" and n * m > NT * b.each:
+        most = NT * b.each // n
+        raise ValueError(f"option markers: expected at most {most} per player, got {m!r}")
+    return o
 
 
 class Powers:
@@ -46,7 +259,7 @@ class Powers:
         out = []
         hand = self.hand
         base = self._b.c_play
-        transfer = None  # computed once, only if someone holds a Transfer
+        transfer = None  # worked out once, and only if someone holds a Transfer
         for p in range(self.n):
             for t in range(NT):
                 if not hand[p * NT + t]:
@@ -58,7 +271,7 @@ class Powers:
         return out
 
     def _can_play(self, p, t, transfer):
-        """May player p play a power of type t now (they hold one)?"""
+        """May player p, who holds a marker of type t, play it now?"""
         if self.win == W_END:
             # After the moves only an Extra Turn makes sense, and a Cancel of it.
             if t == EXTRA:
@@ -66,15 +279,15 @@ class Powers:
             return t == CANCEL and self.last != NONE
         g, y, r = self.dice
         if t == UPGRADE:
-            return y + r > 0  # greens cannot be upgraded
+            return y + r > 0  # "greens cannot be upgraded"
         if t == DOWNGRADE:
             return g + y > 0  # reds cannot be downgraded
         if t == TRANSFER:
             return transfer
-        return t == REROLL or t == CANCEL
+        return t == REROLL or t == CANCEL  # an Extra Turn waits for the end of the turn
 
     def _play(self, p, t):
-        """Player p plays a marker of type t: it leaves the game at once, used."""
+        """Player p plays a marker of type t: "Once used, a marker must be removed"."""
         self.hand[p * NT + t] -= 1
         if t == EXTRA and p == self.cur:
             # "immediately play a second turn": nothing to choose now, the roller designates later.
@@ -99,24 +312,24 @@ class Powers:
         if self.win == W_ROLL:
             g, y, r = self.dice
             if t == UPGRADE:
-                g = 0  # greens cannot be upgraded
+                g = 0
             elif t == DOWNGRADE:
-                r = 0  # reds cannot be downgraded
-            for gg in range(g + 1):
+                r = 0
+            for gg in range(g + 1):  # "the number of dice affected is at the discretion ..."
                 for yy in range(y + 1):
                     for rr in range(r + 1):
                         if gg or yy or rr:
                             out.append(b.c_dice + gg * 36 + yy * 6 + rr)
         if t == CANCEL and self.last != NONE:
-            out.append(b.c_undo)
+            out.append(b.c_undo)  # "One can also cancel the effects of a power marker."
         return out
 
     def _choose(self, c):
-        """Apply the power being played with the choice c (a legal code)."""
+        """Apply the power being played, with the choice c (a legal code)."""
         b = self._b
         t = self.pt
         if c == b.c_undo:
-            # Cancel "the effects of a power marker": back to before the last power.
+            # Back to the roll as it was before the last power (a cancelled Cancel included).
             keep = bytes(self.snap)
             self._effect(CANCEL)
             self.dice[0] = keep[0]
@@ -140,8 +353,8 @@ class Powers:
                 d[1] += gg - yy
                 d[2] += yy
             else:
-                # Re-roll, and Cancel of a roll or of some of its dice: those dice are rolled again
-                # ("a Cancel marker to oblige Dominique to re-roll the dice").
+                # Re-roll; and a Cancel of the roll or of some of its dice: those dice are rolled
+                # again ("plays a Cancel marker to oblige Dominique to re-roll the dice").
                 d[0] -= gg
                 d[1] -= yy
                 d[2] -= rr
@@ -156,8 +369,25 @@ class Powers:
             self.xt = c - b.c_go
         self._window()
 
+    def _hint_power(self, a):
+        """The extra hint of a power's play or choice: the power's colour, and the dice after it."""
+        if a[0] == "play":
+            return {"mark": a[2]}
+        t = self.pt if self.ph == CHOOSE else CANCEL
+        out = {"mark": POWERS[t]}
+        if a[0] == "dice":
+            g, y, r = self.dice
+            if t == UPGRADE:
+                g, y, r = g + a[2], y + a[3] - a[2], r - a[3]
+            elif t == DOWNGRADE:
+                g, y, r = g - a[1], y + a[1] - a[2], r + a[2]
+            else:  # re-rolled or cancelled dice: only the dice kept are known
+                g, y, r = g - a[1], y - a[2], r - a[3]
+            out["dice"] = [COLOURS[0]] * g + [COLOURS[1]] * y + [COLOURS[2]] * r
+        return out
+
     def _effect(self, t):
-        """Remember the roll as it stands, so that a Cancel can restore it, before power t acts."""
+        """Before power t acts: remember the roll as it stands, for a Cancel to restore."""
         s = self.snap
         s[0] = self.dice[0]
         s[1] = self.dice[1]
@@ -168,10 +398,119 @@ class Powers:
 
     def _transfers(self):
         """Where a Transfer may send the roll: another space, with as many mice or more."""
-        need = self._total(self.org)
+        need = self._total(self.org)  # "at least as many mice as the space initially chosen"
         top = self._b.top
         out = []
         for s in range(self._b.S):
             if s != self.tgt and s != top and self._total(s) >= need:
                 out.append(s)
         return out
+
+
+class History:
+    """The actions and chance outcomes applied so far, read from a state's compact journal.
+
+    It behaves as the list the contract names -- len(), indexing, slices (as lists), iteration,
+    == with a list -- but decodes only what is asked: len() and a page of the log cost no heap on
+    the board, where the decoded list of a long game would not fit in 64 KB. list(history) makes
+    a real list (for json.dumps, say).
+    """
+
+    def __init__(self, state):
+        self._st = state
+
+    def __len__(self):
+        return self._st._hc
+
+    def _codes(self):
+        st = self._st
+        h = st._h
+        i = 0
+        while i < st._hn:
+            c = h[i]
+            i += 1
+            if c == 255:  # a code >= 255 follows in two bytes
+                c = h[i] << 8 | h[i + 1]
+                i += 2
+            yield c
+
+    def __iter__(self):
+        decode = self._st._b.decode
+        for c in self._codes():
+            yield decode(c)
+
+    def __getitem__(self, key):
+        n = len(self)
+        if type(key) is int:
+            if key < 0:
+                key += n
+            if not 0 <= key < n:
+                raise IndexError("history index out of range")
+            start, stop = key, key + 1
+        else:
+            try:
+                start, stop, step = key.start, key.stop, key.step
+            except AttributeError:  # a port without slice attributes
+                return list(self)[key]
+            if step not in (None, 1):
+                return list(self)[key]
+            start = 0 if start is None else max(0, start + n if start < 0 else start)
+            stop = n if stop is None else min(n, stop + n if stop < 0 else stop)
+        out = []
+        decode = self._st._b.decode
+        j = 0
+        for c in self._codes():
+            if j >= stop:
+                break
+            if j >= start:
+                out.append(decode(c))
+            j += 1
+        return out[0] if type(key) is int else out
+
+    def __eq__(self, other):
+        if not isinstance(other, (list, tuple, History)) or len(other) != len(self):
+            return False
+        theirs = iter(other)
+        for a in self:
+            if a != next(theirs):
+                return False
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))
+
+
+def _field(d, key, kind, name=None, lo=None, hi=None):
+    """d[key], checked to be of type kind (and within lo..hi for an int)."""
+    v = d.get(key)
+    if type(v) is not kind or (lo is not None and not lo <= v <= hi):
+        want = kind.__name__ if lo is None else f"an int {lo}..{hi}"
+        raise ValueError(f"rules.{name or key}: expected {want}, got {v!r}")
+    return v
+
+
+def _id(v, name, ids):
+    """The index of space id v, read from rules.<name>."""
+    if type(v) is not str or v not in ids:
+        raise ValueError(f"rules.{name}: expected a space id, got {v!r}")
+    return ids.index(v)
+
+
+def _links(v, where, ids, i):
+    """The space ids listed in v (space-separated) as a bitmask; never space i itself."""
+    mask = 0
+    for x in v.split():
+        if x not in ids or ids.index(x) == i or mask >> ids.index(x) & 1:
+            raise ValueError(f"rules.spaces.{where}: expected other space ids, got {x!r}")
+        mask |= 1 << ids.index(x)
+    return mask
+
+
+def _small(x, n):
+    """x as an int 0..n-1 (a bool is refused)."""
+    if type(x) is not int or not 0 <= x < n:
+        raise ValueError(f"expected an int 0..{n - 1}, got {x!r}")
+    return x

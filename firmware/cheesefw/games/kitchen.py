@@ -1,12 +1,11 @@
 """The kitchen cat-and-mouse game (Chop! Chop!, Djeco 2017).
 
 Rulebook: shared/seeds/004_4a20ab2640828fd3.txt (Dutch). Where it is ambiguous the decision is
-in docs/rules-kitchen.md, next to the sentence it interprets, with the test that checks it.
+in docs/rules.md, next to the sentence it interprets, with the test that checks it.
 
 Player 0 plays the four mice together, player 1 is the cat. Squares are ids "a1".."f7" (column
 letter, row number); kitchen_moves.py holds the board and the path search. Every action is a
-square id, a die face, a tile kind or STAY: strings the board owns and small ints, so a long
-game's history allocates nothing per move.
+square id, a die face, a tile kind or STAY, so the history is kept as one byte an action.
 """
 
 from cheesefw.games import CHANCE, TERMINAL, as_action
@@ -15,6 +14,7 @@ from cheesefw.games.kitchen_moves import (
     Board,
     access,
     check_rules,
+    choose_options,
     destinations,
     free_squares,
 )
@@ -60,11 +60,11 @@ class State:
 
     def __init__(self, rules, options=None):
         self.rules = rules
-        self.options = _options(options)
+        self.options = choose_options(OPTIONS, options)
         self.board = board = Board(rules)
         check_rules(rules, board, KINDS)
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
-        self.history = []
+        self._log = bytearray()  # the history, one byte an action (see _code)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
         self.phase = DEAL
         self.side = MICE
@@ -83,6 +83,19 @@ class State:
         self.winner = -1
 
     # -- the contract ------------------------------------------------------------------------
+
+    @property
+    def history(self):
+        """The actions and chance outcomes applied since the start, in order (a new list)."""
+        return [self._action(c) for c in self._log]
+
+    def num_players(self):
+        """Two sides: the mice team (player 0) and the cat (player 1)."""
+        return 2
+
+    def chance_is_roll(self):
+        """A die roll the players make (the deal of face-down tiles is not shown)."""
+        return self.phase == ROLL
 
     def current_player(self):
         """The player to act: MICE, CAT, CHANCE or TERMINAL."""
@@ -128,8 +141,8 @@ class State:
 
     def apply_action(self, a):
         """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
-        a = self._legal(a)  # the game's own object: the history then allocates nothing
-        self.history.append(a)
+        a = self._legal(a)
+        self._log.append(self._code(a))
         phase = self.phase
         if phase == DEAL:
             self.tiles[self.board.floor[self.dealt]] = a
@@ -177,7 +190,7 @@ class State:
         if self.phase == DEAL:  # never name the tile: it lies face down
             return {"spaces": [b.ids[b.floor[self.dealt]]], "text": "tile"}
         if self.phase == ROLL:
-            return {"spaces": [], "text": f"roll {a}"}
+            return {"spaces": [], "text": "roll %d" % a}
         if a == STAY:
             here = self._live_mice() if self.phase == PICK else [self._here()]
             return {"spaces": sorted(b.ids[sq] for sq in here), "text": "no move"}
@@ -234,7 +247,7 @@ class State:
         ids = self.board.ids
         d = {
             "options": dict(self.options),
-            "history": list(self.history),
+            "history": self.history,
             "cat": ids[self.cat] if self.cat >= 0 else None,
             "mice": [ids[sq] if sq >= 0 else None for sq in self.mice],
         }
@@ -248,21 +261,28 @@ class State:
         """The state saved by to_dict; ValueError when `d` is malformed."""
         try:
             s = cls(rules, d["options"])
-            s.history = [s._own(as_action(a)) for a in d["history"]]
+            s._log = bytearray(s._code(as_action(a)) for a in d["history"])
             s.cat = s.board.square(d["cat"]) if d["cat"] is not None else -1
             s.mice = [s.board.square(sq) if sq is not None else -1 for sq in d["mice"]]
             for key in _FIELDS:
                 value = d[key]
                 if type(value) is not type(getattr(s, key)):
                     want = type(getattr(s, key)).__name__
-                    raise ValueError(f"kitchen: state.{key} expected {want}, got {value!r}")
+                    raise ValueError("kitchen: state.%s expected %s, got %r" % (key, want, value))
                 setattr(s, key, list(value) if type(value) is list else value)
         except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError(f"kitchen: state expected the fields of to_dict, got {e!r}") from None
+            raise ValueError(
+                "kitchen: state expected the fields of to_dict, got %r" % (e,)
+            ) from None
         if len(s.tiles) != s.board.n or len(s.mice) != 4 or len(s.out) != 4:
-            raise ValueError(f"kitchen: state expected {s.board.n} tiles and 4 mice")
+            raise ValueError("kitchen: state expected %d tiles and 4 mice" % s.board.n)
         if s.phase not in _PHASES:
-            raise ValueError(f"kitchen: state.phase expected one of {_PHASES}, got {s.phase!r}")
+            raise ValueError("kitchen: state.phase expected one of %s, got %r" % (_PHASES, s.phase))
+        for sq, tile in enumerate(s.tiles):  # the module's own strings again: one copy in memory
+            names = [k for k in KINDS + (SHOWN,) if k == tile]
+            if tile is not None and not names:
+                raise ValueError("kitchen: state.tiles expected kinds, got %r" % (tile,))
+            s.tiles[sq] = names[0] if names else None
         return s
 
     def __eq__(self, other):
@@ -391,14 +411,22 @@ class State:
         for c in choices:
             if type(c) is type(a) and c == a:  # `==` alone takes True for 1
                 return c
-        raise ValueError(f"kitchen: {self.phase} expected one of {choices!r}, got {a!r}")
+        raise ValueError("kitchen: %s expected one of %r, got %r" % (self.phase, choices, a))
 
-    def _own(self, a):
-        # A string read back from JSON becomes the game's own copy again (one copy in memory).
-        for names in (self.board.ids, KINDS, (STAY,)):
-            if a in names:
-                return names[names.index(a)]
-        return a
+    def _code(self, a):
+        # One byte an action: a square (< 240), a tile kind, a die face (1..6) or STAY.
+        if a == STAY:
+            return 255
+        if type(a) is int and 1 <= a <= 6:
+            return 247 + a
+        if a in KINDS:
+            return 240 + KINDS.index(a)
+        return self.board.square(a, "history")
+
+    def _action(self, c):
+        if c < 240:
+            return self.board.ids[c]
+        return STAY if c == 255 else KINDS[c - 240] if c < 247 else c - 247
 
     def _who(self):
         return -1 if self.side == CAT else self.mover  # the moving piece; the cat is -1
@@ -423,17 +451,3 @@ class State:
             if tile:
                 left[KINDS.index(tile)] -= 1
         return left
-
-
-def _options(options):
-    chosen = {}
-    for key, values in OPTIONS:
-        chosen[key] = values[0]
-    for key in options or {}:
-        allowed = [v for k, v in OPTIONS if k == key]
-        value = options[key]
-        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in OPTIONS]
-            raise ValueError(f"kitchen: option {key!r} expected one of {want!r}, got {value!r}")
-        chosen[key] = value
-    return chosen

@@ -1,5 +1,5 @@
 """Pure helpers of the kitchen game (kitchen.py): the board, its square ids, where a piece may
-go (access, the arrow's squares, the path search), and the rule table's checks.
+go (access, the arrow's squares, the path search), and the checks of the rule table and options.
 
 Squares are small ints inside the game, column-major (`sq = col * rows + row`), so that their
 order is the order of their ids "a1", "a2", ... "f7" (column letter a.., row number from 1):
@@ -29,7 +29,7 @@ class Board:
             self.table[self.square(sid, "table")] = 1
         holes = [self.square(sid, "holes") for sid in field(rules, "holes", list)]
         if len(holes) != 4 or len(set(holes)) != 4:
-            raise ValueError(f"kitchen rules: holes expected 4 distinct squares, got {holes!r}")
+            raise ValueError("kitchen rules: holes expected 4 distinct squares, got %r" % (holes,))
         for h in holes:
             if len(self.nbrs[h]) == 4 or self.table[h]:
                 raise ValueError(
@@ -43,9 +43,13 @@ class Board:
 
     def square(self, sid, what="square"):
         """The int of square id `sid`; ValueError for anything else."""
-        if isinstance(sid, str) and sid in self.ids:
-            return self.ids.index(sid)
-        raise ValueError(f"kitchen: {what} expected a square id a1..{self.ids[-1]}, got {sid!r}")
+        if type(sid) is str and len(sid) == 2:
+            sq = (ord(sid[0]) - 97) * self.rows + ord(sid[1]) - 49
+            if 0 <= sq < self.n and self.ids[sq] == sid:
+                return sq
+        raise ValueError(
+            "kitchen: %s expected a square id a1..%s, got %r" % (what, self.ids[-1], sid)
+        )
 
 
 def access(s, m):
@@ -53,14 +57,14 @@ def access(s, m):
     b = s.board
     acc = bytearray(b.open)
     if m < 0:
-        for h in b.holes:
-            acc[h] = 0  # the holes are the mice's: the cat never goes into one
-        for sq in range(b.n):
-            if s.tiles[sq] == SHOWN:
-                acc[sq] = 0  # "de kat mag niet meer over zichtbare stukken kaas lopen"
         for sq in s.mice:
             if sq >= 0 and not b.table[sq]:
                 acc[sq] = STOP  # "niet over een andere speler springen": go round, or catch it
+        for h in b.holes:
+            acc[h] = 0  # the holes are the mice's: the cat never goes into one (nor catches there)
+        for sq in range(b.n):
+            if s.tiles[sq] == SHOWN:
+                acc[sq] = 0  # "de kat mag niet meer over zichtbare stukken kaas lopen"
         for k in range(4):
             if not s.out[k]:
                 for sq in b.fronts[k]:
@@ -108,16 +112,18 @@ def check_rules(rules, board, kinds):
     total = 0
     for kind in deck:
         if kind not in kinds:
-            raise ValueError(f"kitchen rules: deck expected kinds {kinds}, got {kind!r}")
+            raise ValueError("kitchen rules: deck expected kinds %s, got %r" % (kinds, kind))
         total += _int_in(deck, kind, 0, board.n, "deck.")
     if total != len(board.floor):
         want = len(board.floor)
-        raise ValueError(f"kitchen rules: deck expected {want} tiles (one a square), got {total}")
+        raise ValueError(
+            "kitchen rules: deck expected %d tiles (one a square), got %d" % (want, total)
+        )
     dice = field(rules, "dice", dict)
     for colour in ("grey", "blue"):
         faces = field(dice, colour, list)
         if not faces or [f for f in faces if type(f) is not int or not 1 <= f <= 6]:
-            raise ValueError(f"kitchen rules: dice.{colour} expected faces 1..6, got {faces!r}")
+            raise ValueError("kitchen rules: dice.%s expected faces 1..6, got %r" % (colour, faces))
     win = field(rules, "win", dict)
     for key in ("cheese", "short_cheese"):
         _int_in(win, key, 1, deck.get("cheese", 0), "win.")
@@ -129,21 +135,40 @@ def check_rules(rules, board, kinds):
         field(house, key, bool, "house.")
     for kind, rgb in field(rules, "palette", dict).items():
         if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:
-            raise ValueError(f"kitchen rules: palette.{kind} expected [r, g, b], got {rgb!r}")
+            raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
+
+
+def choose_options(table, options):
+    """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
+    chosen = {}
+    for key, values in table:
+        chosen[key] = values[0]  # the first value is the default
+    for key in options or {}:
+        allowed = [v for k, v in table if k == key]
+        value = options[key]
+        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
+            want = allowed[0] if allowed else [k for k, _ in table]
+            raise ValueError("kitchen: option %r expected one of %r, got %r" % (key, want, value))
+        chosen[key] = value
+    return chosen
 
 
 def field(d, key, kind, where=""):
     """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
     value = d.get(key) if isinstance(d, dict) else None
     if type(value) is not kind:
-        raise ValueError(f"kitchen rules: {where}{key} expected {kind.__name__}, got {value!r}")
+        raise ValueError(
+            "kitchen rules: %s%s expected %s, got %r" % (where, key, kind.__name__, value)
+        )
     return value
 
 
 def _int_in(d, key, low, high, where):
     value = field(d, key, int, where)
     if not low <= value <= high:
-        raise ValueError(f"kitchen rules: {where}{key} expected {low}..{high}, got {value}")
+        raise ValueError(
+            "kitchen rules: %s%s expected %d..%d, got %d" % (where, key, low, high, value)
+        )
     return value
 
 

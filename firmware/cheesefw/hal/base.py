@@ -88,6 +88,11 @@ class Board:
             f.write(data)
         os.rename(tmp, name)
 
+    def append_file(self, name, text):
+        """Add text at the end of a file (a torn tail is the reader's to detect)."""
+        with open(name, "a") as f:
+            f.write(text)
+
     def remove_file(self, name):
         try:
             os.remove(name)

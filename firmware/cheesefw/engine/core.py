@@ -1,0 +1,90 @@
+"""The engine at the top: the menu, then a game, then the menu again; resume after a power cut.
+
+At power-on the journal decides: a game whose journal holds a header resumes at
+its last completed move; otherwise the board shows the menu. Nothing here knows
+a game's rules: the game module is loaded by name when it is chosen.
+"""
+
+import gc
+import json
+
+from cheesefw.engine.draw import Painter
+from cheesefw.engine.journal import Journal
+from cheesefw.engine.menu import Menu
+from cheesefw.engine.play import Play
+from cheesefw.games import load
+
+LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
+
+
+class Engine:
+    def __init__(self, board):
+        self.board = board
+        self.profile = board.profile
+        self.journal = Journal(board)
+        self.menu = Menu(self.profile, self.start_game)
+        self.scene = self.menu
+        self._resume()
+
+    def _resume(self):
+        saved = self.journal.load()
+        if saved is None:
+            return
+        header, moves = saved
+        try:
+            self._play(header, moves)
+        except (ValueError, KeyError, ImportError, OSError) as e:
+            # A journal this firmware cannot replay (a changed rule table, say): start afresh.
+            print("journal not resumed: %s" % e)
+            self.journal.clear()
+            self.scene = self.menu
+
+    def start_game(self, game, options):
+        header = {"game": game, "options": options, "seed": self.board.random_seed()}
+        self.journal.start(header)
+        self._play(header, ())
+
+    def _play(self, header, moves):
+        module = load(header["game"])
+        rules = load_rules(self.board, header["game"])
+        painter = Painter(self.profile, header["game"], rules.get("palette", {}))
+        self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
+                          painter, moves)
+        gc.collect()
+
+    def on_button(self, name, event, now):
+        scene = self.scene
+        if scene is not self.menu and scene.wait == "over" and event == "press" and name == "ok":
+            self.journal.clear()  # the game is done: back to the menu
+            self.scene = self.menu
+            return True
+        if scene is not self.menu and name == "back" and event == "long":
+            self.journal.clear()  # a long press on back abandons the game
+            self.scene = self.menu
+            return True
+        return scene.on_button(name, event, now)
+
+    def update(self, now):
+        return self.scene.update(now)
+
+    def draw(self, frame):
+        self.scene.draw(frame)
+
+    def describe(self):
+        return self.scene.describe()
+
+    def log(self, start):
+        """Moves start.. of the game in progress (a page of them), for the protocol's `log`."""
+        if self.scene is self.menu:
+            raise ValueError("no game in progress")
+        history = self.scene.state.history
+        if not isinstance(start, int) or start < 0:
+            raise ValueError("from: expected a move number >= 0, got %r" % (start,))
+        return {"from": start, "total": len(history), "moves": history[start:start + LOG_PAGE]}
+
+
+def load_rules(board, game):
+    data = board.read_file("rules/%s.json" % game)
+    if data is None:
+        raise OSError("rules/%s.json is missing" % game)
+    return json.loads(data)

@@ -1,0 +1,189 @@
+"""Playing one game with the board's buttons: turn flow, the die, reaction windows, the journal.
+
+The game module decides what is legal; this module only offers it. At a player's
+node prev/next walk the legal actions (their spaces blink) and ok plays the one
+shown. At a die roll the player presses roll: the die pixels tumble for ROLL_MS,
+then the seeded random source picks each outcome. At a REACTION node a window
+stays open for WINDOW_MS: any player presses ok, picks their seat, then their
+move; when nobody does, the window closes with PASS. A button that means nothing
+now (or comes during the roll animation) is refused: the status pixel flashes
+red and nothing changes. Every applied action and outcome goes to the journal
+before the next one, so a power cut resumes at the last completed move.
+"""
+
+from cheesefw.engine.rng import Rng
+from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
+
+ROLL_MS = 700
+WINDOW_MS = 5000
+SIGNAL_MS = 300
+
+# What the board is waiting for.
+DECIDE = "decide"  # a player walks through the legal actions
+ROLL = "roll"  # the roll button
+ROLLING = "rolling"  # the die animation: no input
+WINDOW = "window"  # a reaction window counts down
+SEAT = "seat"  # a player picks their seat to react
+REACT = "react"  # that player picks their move
+OVER = "over"
+
+
+class Play:
+    def __init__(self, module, rules, options, seed, journal, painter, moves=()):
+        self.module = module
+        self.options = options
+        self.state = module.State(rules, options)
+        self.rng = Rng(seed)
+        self.journal = journal
+        self.painter = painter
+        self.players = self.state.num_players()
+        for move in moves:  # resume: replay the journal's completed moves
+            self.state.apply_action(as_action(move))
+        self.cursor = 0
+        self.choices = []
+        self.seat = 0
+        self.wait = None
+        self.until = 0  # when the animation or the window ends
+        self.signal = None
+        self.signal_until = 0
+        self.refused = 0
+        self.now = 0
+        self._advance(0)
+
+    # -- input --------------------------------------------------------------------
+
+    def on_button(self, name, event, now):
+        """A debounced button event; True when the board must be redrawn."""
+        if event != "press":
+            return False
+        wait = self.wait
+        if wait in (DECIDE, REACT, SEAT) and name in ("prev", "next"):
+            step = 1 if name == "next" else -1
+            if wait == SEAT:
+                self.seat = (self.seat + step) % self.players
+            else:
+                self.cursor = (self.cursor + step) % len(self.choices)
+            return True
+        if wait in (DECIDE, REACT) and name == "ok":
+            self._apply(self.choices[self.cursor], now)
+            return True
+        if wait == ROLL and name == "roll":
+            self.wait = ROLLING
+            self.until = now + ROLL_MS
+            return True
+        if wait == WINDOW and name == "ok":
+            self.wait = SEAT  # the window waits while someone picks their seat
+            self.seat = 0
+            return True
+        if wait == SEAT and name == "ok":
+            player = self.state.action_player
+            mine = [a for a in self.choices if a != PASS and player(a) == self.seat]
+            if not mine:
+                return self._refuse(now)
+            self.wait = REACT
+            self.choices = mine
+            self.cursor = 0
+            return True
+        if wait in (SEAT, REACT) and name == "back":
+            self._open_window(now)
+            return True
+        return self._refuse(now)
+
+    def _refuse(self, now):
+        self.refused += 1
+        self.signal = "refused"
+        self.signal_until = now + SIGNAL_MS
+        return True
+
+    # -- time ---------------------------------------------------------------------
+
+    def update(self, now):
+        """Timers: the roll animation, the window's countdown, blinking; True to redraw."""
+        self.now = now
+        if self.signal and now - self.signal_until >= 0:
+            self.signal = None
+        if self.wait == ROLLING and now - self.until >= 0:
+            self._roll_dice(now)
+        elif self.wait == WINDOW and now - self.until >= 0:
+            self._apply(PASS, now)
+        return True  # blinking and tumbling dice change with time; unchanged frames are not sent
+
+    # -- the game -----------------------------------------------------------------
+
+    def _apply(self, action, now):
+        self.state.apply_action(action)
+        self.journal.append(action)
+        self._advance(now)
+
+    def _roll_dice(self, now):
+        """Resolve every die of this roll: the chance nodes that follow one press of roll."""
+        state = self.state
+        while state.current_player() == CHANCE and state.chance_is_roll():
+            outcome = self.rng.choose(state.chance_outcomes())
+            state.apply_action(outcome)
+            self.journal.append(outcome)
+        self._advance(now)
+
+    def _advance(self, now):
+        """Settle on what the board waits for next; shuffles and deals happen at once."""
+        state = self.state
+        while state.current_player() == CHANCE and not state.chance_is_roll():
+            outcome = self.rng.choose(state.chance_outcomes())
+            state.apply_action(outcome)
+            self.journal.append(outcome)
+        player = state.current_player()
+        self.cursor = 0
+        if player == TERMINAL:
+            self.wait = OVER
+        elif player == CHANCE:
+            self.wait = ROLL
+        elif player == REACTION:
+            self._open_window(now)
+        else:
+            self.wait = DECIDE
+            self.choices = state.legal_actions()
+
+    def _open_window(self, now):
+        self.wait = WINDOW
+        self.choices = self.state.legal_actions()
+        self.until = now + WINDOW_MS
+
+    # -- output -------------------------------------------------------------------
+
+    def draw(self, frame):
+        view = self.state.view()
+        offer = None
+        seat = None
+        if self.wait in (DECIDE, REACT):
+            offer = self.state.hint(self.choices[self.cursor])
+        if self.wait in (SEAT, REACT):
+            seat = self.seat
+        signal = self.signal
+        if signal is None and self.wait in (WINDOW, ROLLING):
+            signal = "window" if self.wait == WINDOW else "rolling"
+        if self.wait == ROLLING:
+            view["dice"] = []
+        self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
+        if self.wait == ROLLING:
+            self.painter.tumble(frame, self.now)
+        elif self.wait == OVER:
+            self.painter.winners(frame, self.state.winners(), self.players, self.now)
+
+    def describe(self):
+        """The game as the protocol's `state` command reports it."""
+        d = {
+            "mode": "play",
+            "game": self.module.NAME,
+            "options": self.options,
+            "wait": self.wait,
+            "turn": self.state.current_player(),
+            "moves": len(self.state.history),
+            "refused": self.refused,
+            "winners": self.state.winners(),
+        }
+        if self.wait in (DECIDE, REACT):
+            d["offer"] = self.choices[self.cursor]
+            d["choices"] = len(self.choices)
+        if self.wait == SEAT:
+            d["seat"] = self.seat
+        return d

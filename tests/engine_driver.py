@@ -1,0 +1,131 @@
+"""Drive the engine as players do, with buttons only, and watch what it reports.
+
+`CpuBoard` runs the engine on CPython with a clock the test controls (fast, for
+many games); `play_with_buttons` plays a whole game on any board that offers
+press(name) and state(): the CPython one here, or the virtual board.
+"""
+
+import json
+from pathlib import Path
+
+from cheesefw.engine.core import Engine
+from cheesefw.hal.base import Board
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE = json.loads((ROOT / "hardware/profiles/pico.json").read_text())
+
+
+class MemoryBoard(Board):
+    """A board whose flash is a dict and whose clock only moves when told."""
+
+    def __init__(self, files=None, seed=1):
+        self.files = files if files is not None else {}
+        self.now = 0
+        self.seed = seed
+        Board.__init__(self, PROFILE)
+
+    def _make_pin(self, name, pin_id):
+        return None
+
+    def read_file(self, name):
+        if name.startswith("rules/"):
+            return (ROOT / "firmware" / name).read_bytes()
+        return self.files.get(name)
+
+    def write_file(self, name, data):
+        self.files[name] = bytes(data)
+
+    def remove_file(self, name):
+        self.files.pop(name, None)
+
+    def append_file(self, name, text):
+        self.files[name] = self.files.get(name, b"") + text.encode()
+
+    def random_seed(self):
+        return self.seed
+
+    def ticks_ms(self):
+        return self.now
+
+
+class CpuTable:
+    """The engine on CPython: press() sends a press event, time moves by itself."""
+
+    def __init__(self, board=None):
+        self.board = board or MemoryBoard()
+        self.engine = Engine(self.board)
+        self.frame = bytearray(3 * self.board.pixel_count)
+
+    def press(self, name):
+        self.board.now += 50
+        self.engine.on_button(name, "press", self.board.now)
+        self.engine.update(self.board.now)
+
+    def wait(self, ms):
+        self.board.now += ms
+        self.engine.update(self.board.now)
+        self.engine.draw(self.frame)
+
+    def state(self):
+        return self.engine.describe()
+
+
+def choose_options(table, game, options):
+    """Walk the menu: pick the game, then each option's value, with next and ok."""
+    while table.state()["value"] != game:
+        table.press("next")
+    table.press("ok")
+    while table.state()["mode"] == "menu":
+        s = table.state()
+        want = options.get(s["step"], s["choices"][0])
+        while table.state()["value"] != want:
+            table.press("next")
+        table.press("ok")
+
+
+def play_with_buttons(table, pick, react=None, max_steps=20000):
+    """Play until the game ends; pick(state) -> how many `next` presses before ok.
+
+    react(state) -> None to let a reaction window close, or (seat, next presses).
+    Returns the number of button presses made.
+    """
+    presses = 0
+    for _ in range(max_steps):
+        s = table.state()
+        wait = s["wait"]
+        if wait == "over":
+            return presses
+        if wait == "decide":
+            for _ in range(pick(s)):
+                table.press("next")
+                presses += 1
+            table.press("ok")
+            presses += 1
+        elif wait == "roll":
+            table.press("roll")
+            presses += 1
+            table.wait(800)
+        elif wait == "rolling":
+            table.wait(100)
+        elif wait == "window":
+            choice = react(s) if react else None
+            if choice is None:
+                table.wait(5100)
+                continue
+            seat, steps = choice
+            table.press("ok")
+            for _ in range(seat):
+                table.press("next")
+            table.press("ok")
+            presses += 2 + seat
+            if table.state()["wait"] != "react":
+                table.press("back")
+                table.wait(5100)
+                continue
+            for _ in range(steps):
+                table.press("next")
+            table.press("ok")
+            presses += steps + 1
+        else:
+            raise AssertionError("unexpected wait %r" % wait)
+    raise AssertionError("the game did not end in %d steps" % max_steps)
