@@ -5,6 +5,7 @@ many games); `play_with_buttons` plays a whole game on any board that offers
 press(name) and state(): the CPython one here, or the virtual board.
 """
 
+import io
 import json
 from pathlib import Path
 
@@ -41,11 +42,33 @@ class MemoryBoard(Board):
     def append_file(self, name, text):
         self.files[name] = self.files.get(name, b"") + text.encode()
 
+    def open(self, name, mode="r"):
+        if mode == "r":
+            if name not in self.files:
+                raise OSError(2, "no such file: %s" % name)
+            return io.StringIO(self.files[name].decode("utf-8", "replace"))
+        return _WriteBack(self.files, name)
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+
     def random_seed(self):
         return self.seed
 
     def ticks_ms(self):
         return self.now
+
+
+class _WriteBack(io.StringIO):
+    """A file opened for writing in a MemoryBoard: stored when closed."""
+
+    def __init__(self, files, name):
+        super().__init__()
+        self.files, self.name = files, name
+
+    def close(self):
+        self.files[self.name] = self.getvalue().encode()
+        super().close()
 
 
 class CpuTable:
@@ -129,3 +152,30 @@ def play_with_buttons(table, pick, react=None, max_steps=20000):
         else:
             raise AssertionError("unexpected wait %r" % wait)
     raise AssertionError("the game did not end in %d steps" % max_steps)
+
+
+class VirtualTable:
+    """The same driving on the virtual board: pins pressed on the side channel, state read
+    over the serial protocol (observation only: every choice is made with the buttons)."""
+
+    PRESS_MS = 30  # held long enough to pass the 20 ms debounce
+    GAP_S = 0.075  # until the release has been debounced too
+
+    def __init__(self, vboard):
+        self.vboard = vboard
+        self.presses = 0
+
+    def press(self, name):
+        import time
+
+        self.vboard.link.press(name, hold_ms=self.PRESS_MS)
+        self.presses += 1
+        time.sleep(self.GAP_S)
+
+    def wait(self, ms):
+        import time
+
+        time.sleep(ms / 1000)
+
+    def state(self):
+        return self.vboard.request("state")["state"]

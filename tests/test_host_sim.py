@@ -73,8 +73,13 @@ def test_profile_on_the_flash_is_the_hardware_profile(tmp_path):
 
     folder = flash.prepare(PROFILE, tmp_path / "f")
     assert json.loads((folder / "profile.json").read_text()) == PROFILE
-    assert (folder / "main.py").exists() and (folder / "cheesefw" / "app.py").exists()
+    # as a flashed board has it: main.py as source, every module compiled to .mpy
+    assert (folder / "main.py").exists() and (folder / "cheesefw" / "app.mpy").exists()
+    assert [p.name for p in folder.rglob("*.py")] == ["main.py"]
+    assert (folder / "rules" / "gouda.json").exists()
     assert not list(folder.rglob("__pycache__"))
+    source = flash.prepare(PROFILE, tmp_path / "g", source=True)
+    assert (source / "cheesefw" / "app.py").exists()
 
 
 def test_cheeseboard_test_runs_the_board_tests_with_a_summary():

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from cheeseboard import __version__, paths
+from cheeseboard.build import BuildError
 from cheeseboard.protocol import ProtocolError
 
 
@@ -20,7 +21,7 @@ def do_sim(args):
     from cheeseboard.sim.control import ControlServer
 
     profile = paths.load_profile(args.profile)
-    flash_dir = flash.prepare(profile, args.flash, args.blank)
+    flash_dir = flash.prepare(profile, args.flash, args.blank, args.source)
     heap = args.heap or profile["heap"]
     board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"])
     control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
@@ -108,6 +109,8 @@ def build_parser():
                            help="the board's flash folder (kept; a new one gets the firmware)")
             p.add_argument("--blank", action="store_true",
                            help="start with an empty flash (a new --flash folder stays empty)")
+            p.add_argument("--source", action="store_true",
+                           help="install the firmware as .py source, not compiled .mpy")
             p.add_argument("--headless", action="store_true",
                            help="no terminal view: print the console's path and nothing else")
             p.add_argument("--control", metavar="PATH", help="side channel socket path")
@@ -130,7 +133,7 @@ def main(argv=None):
     try:
         return handler(args)
     except (CommandError, ProtocolError, paths.ProfileError, FileNotFoundError,
-            NotADirectoryError, FileExistsError) as e:
+            NotADirectoryError, FileExistsError, BuildError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

@@ -27,12 +27,11 @@ class Engine:
         self._resume()
 
     def _resume(self):
-        saved = self.journal.load()
-        if saved is None:
+        header = self.journal.header()
+        if header is None:
             return
-        header, moves = saved
         try:
-            self._play(header, moves)
+            self._play(header, resume=True)
         except (ValueError, KeyError, ImportError, OSError) as e:
             # A journal this firmware cannot replay (a changed rule table, say): start afresh.
             print("journal not resumed: %s" % e)
@@ -42,14 +41,14 @@ class Engine:
     def start_game(self, game, options):
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
         self.journal.start(header)
-        self._play(header, ())
+        self._play(header)
 
-    def _play(self, header, moves):
+    def _play(self, header, resume=False):
         module = load(header["game"])
         rules = load_rules(self.board, header["game"])
         painter = Painter(self.profile, header["game"], rules.get("palette", {}))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, moves)
+                          painter, resume)
         gc.collect()
 
     def on_button(self, name, event, now):

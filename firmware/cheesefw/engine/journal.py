@@ -43,33 +43,56 @@ class Journal:
         """Record one completed move (an action, JSON-able)."""
         self.board.append_file(self.name, _line(move))
 
-    def load(self):
-        """(header, [moves]) of the journal's intact part, or None when there is no game.
+    def header(self):
+        """The game's header, or None when there is no intact journal."""
+        try:
+            with self.board.open(self.name, "r") as f:
+                header = _parse(f.readline())
+        except (OSError, ValueError):  # no file, or bytes that are not even text
+            return None
+        return header if isinstance(header, dict) else None
 
-        Reading stops at the first torn line: anything after it was never completed.
+    def replay(self, apply):
+        """Feed every completed move to apply(move), one line at a time; return how many.
+
+        Lines are read one by one, so a long game's journal never sits in the heap
+        whole. Reading stops at the first torn line (anything after it was never
+        completed), and the file is cut there, so the next move follows intact lines.
         """
-        data = self.board.read_file(self.name)
-        if not data:
-            return None
-        lines = data.decode("utf-8", "replace").split("\n")
-        header = _parse(lines[0])
-        if not isinstance(header, dict):
-            return None
-        moves = []
+        count = 0
+        intact = 0
         torn = False
-        for line in lines[1:-1]:  # the text after the last newline is never complete
-            obj = _parse(line)
-            if obj is None:
-                torn = True
-                break
-            moves.append(obj)
-        if torn or lines[-1]:
-            self._rewrite(header, moves)  # so that the next move appends after intact lines
-        return header, moves
+        with self.board.open(self.name, "r") as f:
+            intact = len(f.readline())  # the header
+            while True:
+                try:
+                    line = f.readline()
+                except ValueError:  # bytes that are not text: torn mid-character
+                    line = "?"
+                if not line:
+                    break
+                move = _parse(line) if line.endswith("\n") else None
+                if move is None:
+                    torn = True
+                    break
+                apply(move)
+                count += 1
+                intact += len(line)
+        if torn:
+            self._cut(intact)
+        return count
 
-    def _rewrite(self, header, moves):
-        text = _line(header) + "".join(_line(m) for m in moves)
-        self.board.write_file(self.name, text.encode())
+    def _cut(self, size):
+        """Keep the first size characters of the journal (atomically, chunk by chunk)."""
+        tmp = self.name + ".tmp"
+        with self.board.open(self.name, "r") as src, self.board.open(tmp, "w") as dst:
+            while size > 0:
+                chunk = src.read(min(size, 512))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                size -= len(chunk)
+        self.board.rename(tmp, self.name)
 
     def clear(self):
         self.board.remove_file(self.name)

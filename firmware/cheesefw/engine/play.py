@@ -29,7 +29,7 @@ OVER = "over"
 
 
 class Play:
-    def __init__(self, module, rules, options, seed, journal, painter, moves=()):
+    def __init__(self, module, rules, options, seed, journal, painter, resume=False):
         self.module = module
         self.options = options
         self.state = module.State(rules, options)
@@ -37,8 +37,8 @@ class Play:
         self.journal = journal
         self.painter = painter
         self.players = self.state.num_players()
-        for move in moves:  # resume: replay the journal's completed moves
-            self.state.apply_action(as_action(move))
+        if resume:  # replay the journal's completed moves
+            journal.replay(lambda move: self.state.apply_action(as_action(move)))
         self.cursor = 0
         self.choices = []
         self.seat = 0

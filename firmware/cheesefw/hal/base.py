@@ -88,6 +88,14 @@ class Board:
             f.write(data)
         os.rename(tmp, name)
 
+    def open(self, name, mode="r"):
+        """A file on the board's flash, opened as the built-in open() does."""
+        return open(name, mode)
+
+    def rename(self, old, new):
+        """Rename a file (atomic on LittleFS)."""
+        os.rename(old, new)
+
     def append_file(self, name, text):
         """Add text at the end of a file (a torn tail is the reader's to detect)."""
         with open(name, "a") as f:

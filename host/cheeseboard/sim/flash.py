@@ -5,7 +5,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import build, paths
 
 PROFILE_FILE = "profile.json"
 
@@ -14,14 +14,21 @@ def _ignore(directory, names):
     return [n for n in names if n == "__pycache__" or n.endswith(".pyc")]
 
 
-def install_firmware(flash_dir, profile):
-    """Copy the current firmware/ and the board's profile onto a flash folder."""
+def install_firmware(flash_dir, profile, source=False):
+    """Put the current firmware/ and the board's profile onto a flash folder.
+
+    As a flashed board has it: modules compiled to .mpy (source=True copies the .py
+    files instead, for reading tracebacks with line text or editing on the board).
+    """
     flash_dir = Path(flash_dir)
-    shutil.copytree(paths.firmware_dir(), flash_dir, ignore=_ignore, dirs_exist_ok=True)
+    if source:
+        shutil.copytree(paths.firmware_dir(), flash_dir, ignore=_ignore, dirs_exist_ok=True)
+    else:
+        build.build_tree(paths.firmware_dir(), flash_dir)
     (flash_dir / PROFILE_FILE).write_text(json.dumps(profile, indent=1))
 
 
-def prepare(profile, flash=None, blank=False):
+def prepare(profile, flash=None, blank=False, source=False):
     """The flash folder to boot from: an existing one, a blank one, or a fresh copy."""
     if flash is not None:
         flash = Path(flash)
@@ -32,9 +39,9 @@ def prepare(profile, flash=None, blank=False):
             raise FileExistsError("--blank: the flash folder %s is not empty" % flash)
         flash.mkdir(parents=True, exist_ok=True)
         if fresh and not blank:
-            install_firmware(flash, profile)
+            install_firmware(flash, profile, source)
         return flash
     flash = Path(tempfile.mkdtemp(prefix="cheeseboard-flash-"))
     if not blank:
-        install_firmware(flash, profile)
+        install_firmware(flash, profile, source)
     return flash
