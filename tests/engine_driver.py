@@ -128,8 +128,8 @@ def play_with_buttons(table, pick, react=None, max_steps=20000):
             table.press("roll")
             presses += 1
             table.wait(800)
-        elif wait == "rolling":
-            table.wait(100)
+        elif wait in ("rolling", "bot"):
+            table.wait(300)
         elif wait == "window":
             choice = react(s) if react else None
             if choice is None:

@@ -87,3 +87,28 @@ def test_a_kitchen_board_never_shows_what_lies_under_a_tile():
                            (0, 0, 0)}
     # two different deals look the same
     assert frames[0] == frames[1]
+
+
+KITCHEN = json.loads((ROOT / "firmware/rules/kitchen.json").read_text())
+
+
+def test_a_turned_tile_flips_between_its_back_and_its_face():
+    painter = Painter(PROFILE, "kitchen", KITCHEN["palette"])
+    frame = bytearray(3 * PROFILE["led"]["count"])
+    square = PROFILE["maps"]["kitchen"]["b2"][0]
+    faces = set()
+    for now in (0, 150, 300, 450):
+        painter.reveal(frame, "b2", "knife", now)
+        faces.add(px(frame, square))
+    assert faces == {tuple(KITCHEN["palette"]["tile"]), tuple(KITCHEN["palette"]["knife"])}
+
+
+def test_the_cheese_meter_fills_with_the_mice_s_cheese():
+    painter = Painter(PROFILE, "kitchen", KITCHEN["palette"])
+    meter = PROFILE["meter"]
+    for cheese, lit in ((0, 0), (1, 1), (5, 4), (10, 7)):
+        frame = bytearray(3 * PROFILE["led"]["count"])
+        v = view(status={"meter": [cheese, 10]})
+        painter.paint(frame, v, 0, 2)
+        on = [p for p in meter if any(px(frame, p))]
+        assert on == meter[:lit], cheese

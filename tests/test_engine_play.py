@@ -169,3 +169,47 @@ def test_a_power_cut_at_any_move_resumes_at_the_last_completed_move():
 def test_an_unreadable_journal_starts_at_the_menu():
     board = MemoryBoard({"journal.txt": b"\x00garbage\nmore"})
     assert CpuTable(board).state()["mode"] == "menu"
+
+
+def test_the_board_plays_the_cat_and_refuses_buttons_while_it_thinks():
+    table = CpuTable(MemoryBoard(seed=8))
+    choose_options(table, "kitchen", {"cat": "board"})
+    seen_bot = 0
+    rng = random.Random(8)
+    for _ in range(3000):
+        s = table.state()
+        if s["wait"] == "over":
+            break
+        if s["wait"] == "bot":
+            assert s["turn"] == 1  # only the cat's seat is the board's
+            seen_bot += 1
+            moves, refused = s["moves"], s["refused"]
+            table.press("ok")  # the players cannot move the board's cat
+            after = table.state()
+            assert after["refused"] == refused + 1 and after["moves"] == moves
+            table.wait(900)
+        elif s["wait"] == "decide":
+            assert s["turn"] == 0  # the children play the mice
+            for _ in range(rng.randrange(s["choices"])):
+                table.press("next")
+            table.press("ok")
+        elif s["wait"] == "roll":
+            table.press("roll")
+            table.wait(800)
+        else:
+            table.wait(300)
+    assert table.state()["wait"] == "over" and seen_bot > 3
+
+
+def test_the_board_cat_beats_random_mice_more_often_than_a_random_cat():
+    def cat_wins(cat):
+        wins = 0
+        for seed in range(12):
+            table = CpuTable(MemoryBoard(seed=seed))
+            choose_options(table, "kitchen", {"cat": cat})
+            rng = random.Random(seed)
+            play_with_buttons(table, lambda s, rng=rng: rng.randrange(s["choices"]))
+            wins += table.state()["winners"] == [1]
+        return wins
+
+    assert cat_wins("board") >= cat_wins("player") + 3

@@ -52,8 +52,9 @@ def test_the_rule_table_states_the_published_facts():
 
 def test_the_palette_colours_every_kind_the_view_shows():
     kinds = {"cat", "mouse", "tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
-    engine = {"0", "1", "die0", "die1"}  # the engine's seat and die colours for each side
-    assert kinds | engine | {"empty", "hint"} == set(RULES["palette"])
+    engine = {"0", "1", "die0", "die1", "meter"}  # seats, each side's die, the cheese meter
+    turned = {"dish", "plus1", "plus2", "arrow", "fork", "knife"}  # shown while turned over
+    assert kinds | engine | turned | {"empty", "hint"} == set(RULES["palette"])
     for rgb in RULES["palette"].values():
         assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
 
@@ -157,7 +158,9 @@ def test_view_shows_pieces_die_and_counters():
         ["d7", "mouse"],
         ["f4", "mouse"],
     ]
-    assert view["status"] == {"cheese": 0, "goal": 10, "caught": 0, "to_come_out": 4, "home": 0}
+    assert view["status"] == {"cheese": 0, "goal": 10, "caught": 0, "to_come_out": 4, "home": 0,
+                              "meter": [0, 10]}
+    assert view["reveal"] is None
     assert kitchen.State(RULES, {}).view()["turn"] == CHANCE
 
 

@@ -29,6 +29,7 @@ class Painter:
         self.die = profile["die"]
         self.seats = profile["seats"]
         self.status = profile["status"]
+        self.meter = profile.get("meter", ())
         self.palette = palette
 
     def paint(self, frame, view, now, players, offer=None, seat=None, signal=None):
@@ -70,6 +71,12 @@ class Painter:
         dice = offer.get("dice") if offer and "dice" in offer else view["dice"]
         self._dice(frame, dice, view["turn"])
         self._seats(frame, view["turn"] if seat is None else seat, blink_on, players)
+        meter = view["status"].get("meter")
+        if meter and self.meter:
+            value, most = meter
+            lit = min(len(self.meter), (len(self.meter) * value + most - 1) // most)
+            for j in range(lit):
+                put(frame, self.meter[j], colour(palette, "meter"))
         if signal is not None:
             put(frame, self.status, colour(palette, signal, _SIGNALS.get(signal, WHITE)))
         elif offer is not None and offer.get("mark"):
@@ -80,6 +87,12 @@ class Painter:
         k = (now // 70) % len(self.die)
         for j in range(len(self.die)):
             put(frame, self.die[j], WHITE if j == k else OFF)
+
+    def reveal(self, frame, space, kind, now):
+        """A tile being turned over: it flips between its back and what it shows."""
+        rgb = colour(self.palette, kind) if (now // 150) % 2 else colour(self.palette, "tile")
+        for p in self.map.get(space, ()):
+            put(frame, p, rgb)
 
     def winners(self, frame, winners, players, now):
         """The end: the winners' seat pixels blink in their colours, the others go dark."""

@@ -17,6 +17,8 @@ from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
 ROLL_MS = 700
 WINDOW_MS = 5000
 SIGNAL_MS = 300
+BOT_MS = 800  # the board "thinks" this long, so that players see its move coming
+REVEAL_MS = 1200  # a tile being turned over
 
 # What the board is waiting for.
 DECIDE = "decide"  # a player walks through the legal actions
@@ -25,6 +27,7 @@ ROLLING = "rolling"  # the die animation: no input
 WINDOW = "window"  # a reaction window counts down
 SEAT = "seat"  # a player picks their seat to react
 REACT = "react"  # that player picks their move
+BOT = "bot"  # the board plays this seat itself
 OVER = "over"
 
 
@@ -37,6 +40,10 @@ class Play:
         self.journal = journal
         self.painter = painter
         self.players = self.state.num_players()
+        bots = getattr(module, "bot_players", None)
+        self.bots = bots(options) if bots else []
+        self.reveal = None
+        self.reveal_until = 0
         if resume:  # replay the journal's completed moves
             journal.replay(lambda move: self.state.apply_action(as_action(move)))
         self.cursor = 0
@@ -106,6 +113,10 @@ class Play:
             self._roll_dice(now)
         elif self.wait == WINDOW and now - self.until >= 0:
             self._apply(PASS, now)
+        elif self.wait == BOT and now - self.until >= 0:
+            self._apply(self.module.bot_move(self.state, self.rng), now)
+        if self.reveal and now - self.reveal_until >= 0:
+            self.reveal = None
         return True  # blinking and tumbling dice change with time; unchanged frames are not sent
 
     # -- the game -----------------------------------------------------------------
@@ -113,6 +124,10 @@ class Play:
     def _apply(self, action, now):
         self.state.apply_action(action)
         self.journal.append(action)
+        turned = self.state.view().get("reveal")
+        if turned:
+            self.reveal = turned
+            self.reveal_until = now + REVEAL_MS
         self._advance(now)
 
     def _roll_dice(self, now):
@@ -139,6 +154,9 @@ class Play:
             self.wait = ROLL
         elif player == REACTION:
             self._open_window(now)
+        elif player in self.bots:
+            self.wait = BOT
+            self.until = now + BOT_MS
         else:
             self.wait = DECIDE
             self.choices = state.legal_actions()
@@ -164,6 +182,8 @@ class Play:
         if self.wait == ROLLING:
             view["dice"] = []
         self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
+        if self.reveal:
+            self.painter.reveal(frame, self.reveal[0], self.reveal[1], self.now)
         if self.wait == ROLLING:
             self.painter.tumble(frame, self.now)
         elif self.wait == OVER:

@@ -26,3 +26,69 @@ def as_action(value):
     if isinstance(value, list):
         return tuple(as_action(v) for v in value)
     return value
+
+
+class History:
+    """The actions and chance outcomes applied so far, read from a state's compact log.
+
+    It behaves as the list the contract names -- len(), indexing, slices (as lists), iteration,
+    == with a list -- but decodes only what is asked: len() and a page of the log cost no heap on
+    the board, where the decoded list of a long game would not fit in 64 KB. list(history) makes
+    a real list (for json.dumps, say).
+    """
+
+    def __init__(self, count, codes, decode):
+        self._count = count  # () -> how many actions
+        self._codes = codes  # () -> an iterator over their codes
+        self._decode = decode  # code -> action
+
+    def __len__(self):
+        return self._count()
+
+    def __iter__(self):
+        decode = self._decode
+        for c in self._codes():
+            yield decode(c)
+
+    def __getitem__(self, key):
+        n = len(self)
+        if type(key) is int:
+            if key < 0:
+                key += n
+            if not 0 <= key < n:
+                raise IndexError("history index out of range")
+            start, stop = key, key + 1
+        else:
+            try:
+                start, stop, step = key.start, key.stop, key.step
+            except AttributeError:  # a port without slice attributes
+                return list(self)[key]
+            if step not in (None, 1):
+                return list(self)[key]
+            start = 0 if start is None else max(0, start + n if start < 0 else start)
+            stop = n if stop is None else min(n, stop + n if stop < 0 else stop)
+        out = []
+        decode = self._decode
+        j = 0
+        for c in self._codes():
+            if j >= stop:
+                break
+            if j >= start:
+                out.append(decode(c))
+            j += 1
+        return out[0] if type(key) is int else out
+
+    def __eq__(self, other):
+        if not isinstance(other, (list, tuple, History)) or len(other) != len(self):
+            return False
+        theirs = iter(other)
+        for a in self:
+            if a != next(theirs):
+                return False
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))

@@ -23,7 +23,7 @@ Chance outcomes: "green", "yellow" or "red" for a die; a power's name for a deal
 
 import binascii
 
-from cheesefw.games import CHANCE, REACTION, TERMINAL
+from cheesefw.games import CHANCE, REACTION, TERMINAL, History
 from cheesefw.games.gouda_powers import (
     CHOOSE,
     COLOURS,
@@ -40,7 +40,6 @@ from cheesefw.games.gouda_powers import (
     ROLL,
     W_END,
     W_ROLL,
-    History,
     Powers,
     board_for,
     read_options,
@@ -408,9 +407,9 @@ class State(Powers):
     def history(self):
         """The actions and chance outcomes applied since State(rules, options), in order.
 
-        A list-like view of the journal (see gouda_powers.History): list(history) copies it.
+        A list-like view of the journal (see cheesefw.games.History): list(history) copies it.
         """
-        return History(self)
+        return History(lambda: self._hc, self._history_codes, self._b.decode)
 
     def to_dict(self):
         """The whole state as a plain dict (the history as hex: one byte per action)."""
@@ -450,7 +449,7 @@ class State(Powers):
         except ValueError:
             raise ValueError(f"state.h: expected a hex string, got {h!r}") from None
         st._hn = len(h) // 2
-        st._hc = sum(1 for _ in History(st)._codes())
+        st._hc = sum(1 for _ in st._history_codes())
         if st.ph > OVER:
             raise ValueError(f"state.ph: expected a phase 0..{OVER}, got {st.ph!r}")
         return st
@@ -531,6 +530,18 @@ class State(Powers):
             h[i + 1] = c >> 8
             h[i + 2] = c & 255
             self._hn = i + 3
+
+    def _history_codes(self):
+        """The history's codes in order, read back from the bytes _push wrote."""
+        h = self._h
+        i = 0
+        while i < self._hn:
+            c = h[i]
+            i += 1
+            if c == 255:  # a code >= 255 follows in two bytes
+                c = h[i] << 8 | h[i + 1]
+                i += 2
+            yield c
 
 
 # The fields of to_dict(): small ints, and bytearrays (as lists of ints).

@@ -7,7 +7,6 @@ Split from gouda.py so that each file reads in one sitting:
     codes -- every action is a small int inside, so legal lists are lists of ints, the history
     is one byte per action, and sorting codes sorts the actions;
   - Powers: optional rule 1, mixed into gouda.State;
-  - History: the state's history read from its one-byte-per-action journal.
 
 How a power is played ("Each marker may be used ... during their own turn or during another
 player's turn"):
@@ -405,82 +404,6 @@ class Powers:
             if s != self.tgt and s != top and self._total(s) >= need:
                 out.append(s)
         return out
-
-
-class History:
-    """The actions and chance outcomes applied so far, read from a state's compact journal.
-
-    It behaves as the list the contract names -- len(), indexing, slices (as lists), iteration,
-    == with a list -- but decodes only what is asked: len() and a page of the log cost no heap on
-    the board, where the decoded list of a long game would not fit in 64 KB. list(history) makes
-    a real list (for json.dumps, say).
-    """
-
-    def __init__(self, state):
-        self._st = state
-
-    def __len__(self):
-        return self._st._hc
-
-    def _codes(self):
-        st = self._st
-        h = st._h
-        i = 0
-        while i < st._hn:
-            c = h[i]
-            i += 1
-            if c == 255:  # a code >= 255 follows in two bytes
-                c = h[i] << 8 | h[i + 1]
-                i += 2
-            yield c
-
-    def __iter__(self):
-        decode = self._st._b.decode
-        for c in self._codes():
-            yield decode(c)
-
-    def __getitem__(self, key):
-        n = len(self)
-        if type(key) is int:
-            if key < 0:
-                key += n
-            if not 0 <= key < n:
-                raise IndexError("history index out of range")
-            start, stop = key, key + 1
-        else:
-            try:
-                start, stop, step = key.start, key.stop, key.step
-            except AttributeError:  # a port without slice attributes
-                return list(self)[key]
-            if step not in (None, 1):
-                return list(self)[key]
-            start = 0 if start is None else max(0, start + n if start < 0 else start)
-            stop = n if stop is None else min(n, stop + n if stop < 0 else stop)
-        out = []
-        decode = self._st._b.decode
-        j = 0
-        for c in self._codes():
-            if j >= stop:
-                break
-            if j >= start:
-                out.append(decode(c))
-            j += 1
-        return out[0] if type(key) is int else out
-
-    def __eq__(self, other):
-        if not isinstance(other, (list, tuple, History)) or len(other) != len(self):
-            return False
-        theirs = iter(other)
-        for a in self:
-            if a != next(theirs):
-                return False
-        return True
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __repr__(self):
-        return repr(list(self))
 
 
 def _field(d, key, kind, name=None, lo=None, hi=None):

@@ -8,7 +8,7 @@ letter, row number); kitchen_moves.py holds the board and the path search. Every
 square id, a die face, a tile kind or STAY, so the history is kept as one byte an action.
 """
 
-from cheesefw.games import CHANCE, TERMINAL, as_action
+from cheesefw.games import CHANCE, TERMINAL, History, as_action
 from cheesefw.games.kitchen_moves import (
     SHOWN,
     Board,
@@ -22,7 +22,20 @@ from cheesefw.games.kitchen_moves import (
 NAME = "kitchen"
 OPTIONS = (
     ("short_game", (False, True)),  # play to the table's "short_cheese" goal instead of "cheese"
+    ("cat", ("player", "board")),  # "board": the board plays the cat (kitchen_bot.py)
 )
+
+
+def bot_players(options):
+    """The seats the board itself plays: the cat when the players asked for it."""
+    return [CAT] if options.get("cat") == "board" else []
+
+
+def bot_move(state, rng):
+    """The board's choice for a seat it plays (its rng: the engine's seeded source)."""
+    from cheesefw.games import kitchen_bot
+
+    return kitchen_bot.choose(state, rng)
 
 MICE = 0
 CAT = 1
@@ -69,6 +82,7 @@ class State:
         self.phase = DEAL
         self.side = MICE
         self.tiles = [None] * board.n  # per square: a kind face down, SHOWN, or None (none left)
+        self.turned = None  # (square id, kind) of the tile the last action turned over
         self.dealt = 0  # floor squares dealt so far
         self.cat = -1  # its square, -1 until placed
         self.mice = list(board.holes)  # the square of each mouse, -1 once caught
@@ -86,8 +100,10 @@ class State:
 
     @property
     def history(self):
-        """The actions and chance outcomes applied since the start, in order (a new list)."""
-        return [self._action(c) for c in self._log]
+        """The actions and chance outcomes applied since the start, in order: a list-like view
+        decoded on demand (cheesefw.games.History); list(history) copies it."""
+        log = self._log
+        return History(lambda: len(log), lambda: iter(log), self._action)
 
     def num_players(self):
         """Two sides: the mice team (player 0) and the cat (player 1)."""
@@ -143,6 +159,7 @@ class State:
         """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
         a = self._legal(a)
         self._log.append(self._code(a))
+        self.turned = None
         phase = self.phase
         if phase == DEAL:
             self.tiles[self.board.floor[self.dealt]] = a
@@ -233,12 +250,14 @@ class State:
             "pieces": sorted(pieces),
             "marks": marks,
             "dice": [self.roll] if self.roll else [],
+            "reveal": list(self.turned) if self.turned else None,
             "status": {
                 "cheese": self.cheese,
                 "goal": self.goal,
                 "caught": self.mice.count(-1),
                 "to_come_out": self.out.count(False),
                 "home": int(self.home),
+                "meter": [self.cheese, self.goal],
             },
         }
 
@@ -247,7 +266,7 @@ class State:
         ids = self.board.ids
         d = {
             "options": dict(self.options),
-            "history": self.history,
+            "history": list(self.history),
             "cat": ids[self.cat] if self.cat >= 0 else None,
             "mice": [ids[sq] if sq >= 0 else None for sq in self.mice],
         }
@@ -326,6 +345,7 @@ class State:
         else:
             # "Elke keer dat een kaartje wordt omgedraaid, wordt het uit het spel verwijderd."
             self.tiles[sq] = None
+            self.turned = (b.ids[sq], tile)  # now public: the board shows it being turned
             self._act(tile, sq)
 
     def _act(self, tile, sq):

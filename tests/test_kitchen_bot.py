@@ -1,0 +1,74 @@
+"""The board's cat: legal, and it chases (it catches when it can, it closes in otherwise)."""
+
+import json
+import random
+from pathlib import Path
+
+from cheesefw.engine.rng import Rng
+from cheesefw.games import CHANCE, TERMINAL, kitchen, kitchen_bot
+
+RULES = json.loads((Path(__file__).resolve().parents[1] / "firmware/rules/kitchen.json")
+                   .read_text())
+
+
+def test_the_board_plays_only_the_cat_and_only_when_asked():
+    assert kitchen.bot_players({"cat": "board"}) == [kitchen.CAT]
+    assert kitchen.bot_players({"cat": "player"}) == []
+
+
+def test_the_cat_s_choices_are_legal_and_catch_when_a_catch_is_offered():
+    rng = random.Random(1)
+    bot = Rng(5)
+    catches_offered = catches_made = 0
+    for _ in range(30):
+        s = kitchen.State(RULES, {"cat": "board"})
+        while s.current_player() != TERMINAL:
+            p = s.current_player()
+            if p == CHANCE:
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            elif p == kitchen.CAT:
+                legal = s.legal_actions()
+                choice = kitchen.bot_move(s, bot)
+                assert choice in legal
+                prey = {s.board.ids[sq] for sq in s.mice if sq >= 0
+                        and sq not in s.board.holes and not s.board.table[sq]}
+                if prey & set(legal):
+                    catches_offered += 1
+                    catches_made += choice in prey
+                s.apply_action(choice)
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+    assert catches_offered > 5 and catches_made == catches_offered
+
+
+def cat_to_move(seed):
+    """A random game's first cat move after the cat has taken its table square."""
+    s = kitchen.State(RULES, {"cat": "board"})
+    rng = random.Random(seed)
+    while s.current_player() != kitchen.CAT or s.phase == kitchen.PLACE:
+        if s.current_player() == CHANCE:
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    return s
+
+
+def test_the_cat_closes_in_on_the_nearest_mouse():
+    assert kitchen_bot._distance("a1", "c4") == 5
+    checked = 0
+    for seed in range(20):
+        s = cat_to_move(seed)
+        legal = [a for a in s.legal_actions() if a != kitchen.STAY]
+        prey = [s.board.ids[sq] for sq in s.mice
+                if sq >= 0 and sq not in s.board.holes and not s.board.table[sq]]
+        if not legal or not prey:
+            continue
+        choice = kitchen_bot.choose(s, Rng(seed))
+        best = min(min(kitchen_bot._distance(a, m) for m in prey) for a in legal)
+        assert min(kitchen_bot._distance(choice, m) for m in prey) == best
+        checked += 1
+    assert checked >= 10
