@@ -58,15 +58,35 @@ def mem():
 
 
 def bench_heap(game, players, powers):
-    module = load(game)
-    table = rules(game)
+    """A whole game through the engine (menu, play scene, journal, drawing), random choices."""
+    board = QuietBoard(app.load_profile())
+    engine = core.Engine(board)
+    frame = render.new_frame(board.pixel_count)
+    opts = options(game, players, powers)
+    for key, choices in load(game).OPTIONS:
+        opts.setdefault(key, choices[0])
+    engine.start_game(game, opts)
+    scene = engine.scene
     rng = Rng(12345)
     before = mem()
-    peak = [before]
-    steps = one_game(module, table, options(game, players, powers), rng, peak)
+    peak = before
+    steps = 0
+    while scene.wait != play.OVER:
+        board.now += 10
+        if scene.wait in (play.DECIDE, play.WINDOW):
+            scene._apply(scene.choices[rng.below(len(scene.choices))], board.now)
+        elif scene.wait == play.ROLL:
+            scene._roll_dice(board.now)
+        else:
+            board.now += 1000  # let a timer run out (the board's cat thinking, say)
+            scene.update(board.now)
+        engine.draw(frame)
+        steps += 1
+        if steps % 8 == 0:
+            peak = max(peak, mem())
     after = mem()
-    print(json.dumps({"before": before, "peak": peak[0], "after": after, "steps": steps,
-                      "free": gc.mem_free() if hasattr(gc, "mem_free") else 0}))
+    print(json.dumps({"before": before, "peak": peak, "after": after, "steps": steps,
+                      "moves": len(scene.state.history)}))
 
 
 def bench_many(game, n):
@@ -124,6 +144,9 @@ class QuietBoard:
     def write_file(self, name, data):
         pass
 
+    def open(self, name, mode="r"):
+        raise OSError(2)  # no journal: a fresh board
+
     def append_file(self, name, text):
         pass
 
@@ -132,8 +155,7 @@ class QuietBoard:
 
 
 def bench_tick():
-    with open("profile.json") as f:
-        profile = json.load(f)
+    profile = app.load_profile()
     board = QuietBoard(profile)
     engine = core.Engine(board)
     engine.start_game("gouda", {"players": 6, "powers": True, "markers": 3, "festival": False,
@@ -141,23 +163,30 @@ def bench_tick():
     a = app.App(board, engine)
     n = 500
     # The engine's tick: update, draw, compare, limit and show only what changed.
-    t0 = time.ticks_us() if hasattr(time, "ticks_us") else 0
+    t0 = time.ticks_us()
     for _ in range(n):
+        board.now += 10
+        a.tick()
+    tick_us = time.ticks_diff(time.ticks_us(), t0) / n
+    written = board.frames
+    t0 = time.ticks_us()
+    for _ in range(n):  # a tick that redraws everything, as when a blink turns
         board.now += 10
         a._dirty = True
         a.tick()
-    t1 = time.ticks_us() if hasattr(time, "ticks_us") else 0
-    engine_us = (t1 - t0) / n
-    written = board.frames
-    # The baseline: a loop that only writes the same frame.
+    draw_us = time.ticks_diff(time.ticks_us(), t0) / n
+    # The baseline: a loop that only writes the same frame, as the simulator's HAL does.
+    import binascii
+
     frame = render.new_frame(board.pixel_count)
     out = render.new_frame(board.pixel_count)
-    t0 = time.ticks_us() if hasattr(time, "ticks_us") else 0
+    sink = open("/dev/null", "wb")
+    t0 = time.ticks_us()
     for _ in range(n):
         out[:] = frame
-        board.show(out)
-    t1 = time.ticks_us() if hasattr(time, "ticks_us") else 0
-    copy_us = (t1 - t0) / n
+        sink.write(b"F " + binascii.hexlify(out) + b"\n")
+    copy_us = time.ticks_diff(time.ticks_us(), t0) / n
+    sink.close()
     # Idle: the menu, nothing pressed, for 100 ticks.
     board2 = QuietBoard(profile)
     idle = app.App(board2, core.Engine(board2))
@@ -172,8 +201,42 @@ def bench_tick():
     if idle.scene.on_button("next", "press", board2.now):
         idle._dirty = True
     idle.tick()
-    print(json.dumps({"engine_us": engine_us, "copy_us": copy_us, "frames": written, "ticks": n,
+    print(json.dumps({"tick_us": tick_us, "draw_us": draw_us, "copy_us": copy_us,
+                      "frames": written, "ticks": n,
                       "idle_frames": idle_frames, "press_frames": board2.frames - before}))
+
+
+def bench_kitchen():
+    """The reachable squares for the largest roll with a +2 after it, and the board cat's choice."""
+    from cheesefw.games import kitchen, kitchen_bot
+
+    table = rules("kitchen")
+    rng = Rng(4)
+    states = []
+    while len(states) < 8:  # positions where a mouse has a 4 to move, or the cat is to move
+        s = kitchen.State(table, {"cat": "board"})
+        while not s.is_terminal() and len(states) < 8:
+            if s.current_player() == CHANCE:
+                s.apply_action(rng.choose(s.chance_outcomes()))
+                continue
+            if s.current_player() == kitchen.CAT and s.phase == "move":
+                states.append(s.to_dict())
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.below(len(legal))])
+    cats = [kitchen.State.from_dict(table, d) for d in states]
+    n = 0
+    t0 = time.ticks_us()
+    for s in cats:
+        for m in range(4):
+            if s.mice[m] >= 0:
+                s._reach(m, 4 + 2)  # the longest move: a 4, then +2 more
+                n += 1
+    reach_us = time.ticks_diff(time.ticks_us(), t0) / max(n, 1)
+    t0 = time.ticks_us()
+    for s in cats:
+        kitchen_bot.choose(s, rng)
+    bot_us = time.ticks_diff(time.ticks_us(), t0) / len(cats)
+    print(json.dumps({"reach_us": reach_us, "bot_us": bot_us, "positions": len(cats)}))
 
 
 mode = sys.argv[1]
@@ -183,3 +246,5 @@ elif mode == "many":
     bench_many(sys.argv[2], int(sys.argv[3]))
 elif mode == "tick":
     bench_tick()
+elif mode == "kitchen":
+    bench_kitchen()

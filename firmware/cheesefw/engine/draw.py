@@ -48,6 +48,7 @@ class Painter:
             owners = by_space.setdefault(space, [])
             if who not in owners:
                 owners.append(who)
+        empty = colour(palette, "empty", OFF)
         marks = {}
         for space, kind in view["marks"]:
             marks.setdefault(space, kind)
@@ -60,8 +61,8 @@ class Painter:
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
                 for j in range(len(pixels)):
                     put(frame, pixels[j], colour(palette, owners[(shift + j) % k]))
-            elif space in marks:
-                rgb = colour(palette, marks[space])
+            else:  # a mark, or the bare space glowing faintly so the track stays visible
+                rgb = colour(palette, marks[space]) if space in marks else empty
                 for p in pixels:
                     put(frame, p, rgb)
         if offer is not None and blink_on:

@@ -11,6 +11,7 @@ red and nothing changes. Every applied action and outcome goes to the journal
 before the next one, so a power cut resumes at the last completed move.
 """
 
+from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
 from cheesefw.engine.rng import Rng
 from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
 
@@ -55,6 +56,7 @@ class Play:
         self.signal_until = 0
         self.refused = 0
         self.now = 0
+        self._shown_at = None  # the animation step the last drawing showed
         self._advance(0)
 
     # -- input --------------------------------------------------------------------
@@ -117,7 +119,14 @@ class Play:
             self._apply(self.module.bot_move(self.state, self.rng), now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
-        return True  # blinking and tumbling dice change with time; unchanged frames are not sent
+        return self._animation_step(now) != self._shown_at
+
+    def _animation_step(self, now):
+        """Where blinking, colour cycling and tumbling dice are: redraw when this moves."""
+        return (now // BLINK_MS, now // CYCLE_MS,
+                now // 70 if self.wait == ROLLING else 0,
+                now // 150 if self.reveal else 0,
+                self.wait, self.signal, self.cursor, self.seat)
 
     # -- the game -----------------------------------------------------------------
 
@@ -169,6 +178,7 @@ class Play:
     # -- output -------------------------------------------------------------------
 
     def draw(self, frame):
+        self._shown_at = self._animation_step(self.now)
         view = self.state.view()
         offer = None
         seat = None

@@ -72,7 +72,8 @@ class State:
     """One game in the kitchen: set-up, turns, tiles and the end, driven by actions."""
 
     def __init__(self, rules, options=None):
-        self.rules = rules
+        # Only the parts play reads: the rest of the parsed table (palette, grid) can be freed.
+        self.rules = {k: rules[k] for k in ("dice", "house", "win", "deck")}
         self.options = choose_options(OPTIONS, options)
         self.board = board = Board(rules)
         check_rules(rules, board, KINDS)
