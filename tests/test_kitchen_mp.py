@@ -9,9 +9,22 @@ from mpvm import FIRMWARE, run_mp
 # Plays seeded games with a 30-bit LCG chooser (not `random`: it differs between the VMs) and
 # prints every action, the winner and the final state's fields in a fixed order. Halfway through
 # each game the state goes through JSON and from_dict, as after a power cut.
+# One step of a game: the action chosen by a 30-bit LCG, the same on both VMs.
+STEP = """
+def step(s, x):
+    x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+    if s.current_player() == CHANCE:
+        choices = [o for o, _ in s.chance_outcomes()]
+    else:
+        choices = s.legal_actions()
+    s.apply_action(choices[(x >> 10) % len(choices)])
+    return x
+"""
+
 GAMES = """
 import json
 from cheesefw.games import kitchen, CHANCE
+""" + STEP + """
 
 def game(seed, options, house):
     rules = json.load(open("rules/kitchen.json"))
@@ -19,12 +32,7 @@ def game(seed, options, house):
     s = kitchen.State(rules, options)
     x = seed
     while not s.is_terminal():
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        if s.current_player() == CHANCE:
-            choices = [o for o, _ in s.chance_outcomes()]
-        else:
-            choices = s.legal_actions()
-        s.apply_action(choices[(x >> 10) % len(choices)])
+        x = step(s, x)
         print(s.history[-1])
         if len(s.history) == 200:
             s = kitchen.State.from_dict(rules, json.loads(json.dumps(s.to_dict())))
@@ -41,16 +49,12 @@ game(4444, {}, {})
 FULL_GAME = """
 import gc, json
 from cheesefw.games import kitchen, CHANCE
+""" + STEP + """
 rules = json.load(open(RULES))
 s = kitchen.State(rules, {})
 x = 59  # this seed plays to the turn limit: the longest history a game gets
 while not s.is_terminal():
-    x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-    if s.current_player() == CHANCE:
-        choices = [o for o, _ in s.chance_outcomes()]
-    else:
-        choices = s.legal_actions()
-    s.apply_action(choices[(x >> 10) % len(choices)])
+    x = step(s, x)
 gc.collect()
 print("winner", s.winners()[0], len(s.history), s.turns, gc.mem_alloc())
 """

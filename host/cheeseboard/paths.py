@@ -1,6 +1,8 @@
 """Where the project's parts are: the firmware tree, the hardware profiles."""
 
 import json
+import shutil
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,3 +37,14 @@ def firmware_dir():
             "firmware not found at %s: run cheeseboard from a checkout of the project" % FIRMWARE
         )
     return FIRMWARE
+
+
+def command(name, package):
+    """A command installed with this environment (beside its python), else on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if not found:
+        raise FileNotFoundError("`%s` is missing: pip install %s" % (name, package))
+    return found

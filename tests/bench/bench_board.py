@@ -18,9 +18,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 
+from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
 from cheesefw.app import TICK_MS  # noqa: E402
+from cheesefw.buttons import DEBOUNCE_MS  # noqa: E402
 
 ROUNDS = 50
 
@@ -64,13 +66,9 @@ def main():
         ("protocol round trip (`state`), median of %d" % ROUNDS, "%.1f ms" % rt,
          "%.2f ticks of %d ms" % (rt / TICK_MS, TICK_MS)),
         ("button press -> answering LED frame, median of %d" % len(latencies), "%.1f ms" % lat,
-         "%.2f ticks; debounce %d ms included" % (lat / TICK_MS, 20)),
+         "%.2f ticks; debounce %d ms included" % (lat / TICK_MS, DEBOUNCE_MS)),
     ]
-    width = max(len(r[0]) for r in rows)
-    print("%-*s  %10s  %s" % (width, "virtual board (python tests/bench/bench_board.py)",
-                              "figure", "ratio to baseline"))
-    for name, fig, ratio in rows:
-        print("%-*s  %10s  %s" % (width, name, fig, ratio))
+    print_table("virtual board (python tests/bench/bench_board.py)", rows)
 
 
 if __name__ == "__main__":

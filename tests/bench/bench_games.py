@@ -20,6 +20,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(HERE))
+
+from table import print_table  # noqa: E402
 
 from cheeseboard import build, paths  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
@@ -112,11 +115,7 @@ def main():
                      "%.0f us" % kb["reach_us"], "%.2f of a 10 ms tick" % (kb["reach_us"] / 10000)))
         rows.append(("kitchen: the board cat's choice, MicroPython", "%.0f us" % kb["bot_us"],
                      "%.2f of a 10 ms tick" % (kb["bot_us"] / 10000)))
-    width = max(len(r[0]) for r in rows)
-    print("%-*s  %14s  %s" % (width, "games and engine (python tests/bench/bench_games.py)",
-                              "figure", "against"))
-    for name, fig, against in rows:
-        print("%-*s  %14s  %s" % (width, name, fig, against))
+    print_table("games and engine (python tests/bench/bench_games.py)", rows)
 
 
 if __name__ == "__main__":
