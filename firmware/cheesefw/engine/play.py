@@ -141,20 +141,21 @@ class Play:
 
     def _roll_dice(self, now):
         """Resolve every die of this roll: the chance nodes that follow one press of roll."""
+        self._draw_chance(True)
+        self._advance(now)
+
+    def _draw_chance(self, rolls):
+        """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal)."""
         state = self.state
-        while state.current_player() == CHANCE and state.chance_is_roll():
+        while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
             state.apply_action(outcome)
             self.journal.append(outcome)
-        self._advance(now)
 
     def _advance(self, now):
         """Settle on what the board waits for next; shuffles and deals happen at once."""
+        self._draw_chance(False)
         state = self.state
-        while state.current_player() == CHANCE and not state.chance_is_roll():
-            outcome = self.rng.choose(state.chance_outcomes())
-            state.apply_action(outcome)
-            self.journal.append(outcome)
         player = state.current_player()
         self.cursor = 0
         if player == TERMINAL:
