@@ -213,3 +213,24 @@ def test_the_board_cat_beats_random_mice_more_often_than_a_random_cat():
         return wins
 
     assert cat_wins("board") >= cat_wins("player") + 3
+
+
+def test_the_board_rolls_for_the_seats_it_plays_and_can_play_itself():
+    table = CpuTable(MemoryBoard(seed=3))
+    choose_options(table, "kitchen", {"cat": "board", "mice": "board"})
+    assert play_with_buttons(table, lambda s: 0) == 0  # not one button pressed
+    assert table.state()["winners"] in ([0], [1])
+    table = CpuTable(MemoryBoard(seed=4))
+    choose_options(table, "kitchen", {"cat": "board"})
+    for _ in range(300):
+        s = table.state()
+        if s["wait"] == "over":
+            break
+        if s["wait"] == "roll":  # only the children's rolls wait for the roll button
+            assert table.engine.scene.state.roller() == 0
+            table.press("roll")
+            table.wait(800)
+        elif s["wait"] == "decide":
+            table.press("ok")
+        else:
+            table.wait(900)

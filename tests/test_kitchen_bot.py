@@ -11,9 +11,11 @@ RULES = json.loads((Path(__file__).resolve().parents[1] / "firmware/rules/kitche
                    .read_text())
 
 
-def test_the_board_plays_only_the_cat_and_only_when_asked():
+def test_the_board_plays_only_the_seats_it_is_asked_to():
     assert kitchen.bot_players({"cat": "board"}) == [kitchen.CAT]
-    assert kitchen.bot_players({"cat": "player"}) == []
+    assert kitchen.bot_players({"mice": "board"}) == [kitchen.MICE]
+    assert kitchen.bot_players({"cat": "board", "mice": "board"}) == [kitchen.MICE, kitchen.CAT]
+    assert kitchen.bot_players({"cat": "player", "mice": "player"}) == []
 
 
 def test_the_cat_s_choices_are_legal_and_catch_when_a_catch_is_offered():
@@ -72,3 +74,29 @@ def test_the_cat_closes_in_on_the_nearest_mouse():
         assert min(kitchen_bot._distance(choice, m) for m in prey) == best
         checked += 1
     assert checked >= 10
+
+
+def test_the_board_s_mice_are_legal_and_beat_random_mice_against_a_random_cat():
+    def mice_wins(bot_mice):
+        rng = random.Random(4)
+        bot = Rng(9)
+        total = 0
+        for _ in range(20):
+            s = kitchen.State(RULES, {"mice": "board" if bot_mice else "player"})
+            while s.current_player() != TERMINAL:
+                p = s.current_player()
+                if p == CHANCE:
+                    outcomes = s.chance_outcomes()
+                    s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                    continue
+                legal = s.legal_actions()
+                if p == kitchen.MICE and bot_mice:
+                    choice = kitchen.bot_move(s, bot)
+                    assert choice in legal
+                else:
+                    choice = legal[rng.randrange(len(legal))]
+                s.apply_action(choice)
+            total += s.winners() == [kitchen.MICE]
+        return total
+
+    assert mice_wins(True) >= mice_wins(False) + 3

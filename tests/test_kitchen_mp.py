@@ -38,7 +38,8 @@ def game(seed, options, house):
             s = kitchen.State.from_dict(rules, json.loads(json.dumps(s.to_dict())))
     d = s.to_dict()
     print("winner", s.winners(), "after", len(s.history))
-    print([d[k] for k in sorted(d)])
+    # dicts print in any order on MicroPython: their items, sorted
+    print([sorted(d[k].items()) if type(d[k]) is dict else d[k] for k in sorted(d)])
 
 game(1, {}, {})
 game(22, {"short_game": True}, {})

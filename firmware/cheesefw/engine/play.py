@@ -162,6 +162,9 @@ class Play:
             self.wait = OVER
         elif player == CHANCE:
             self.wait = ROLL
+            if state.roller() in self.bots:  # the board rolls for a seat it plays
+                self.wait = ROLLING
+                self.until = now + BOT_MS + ROLL_MS
         elif player == REACTION:
             self._open_window(now)
         elif player in self.bots:
@@ -187,6 +190,8 @@ class Play:
             offer = self.state.hint(self.choices[self.cursor])
         if self.wait in (SEAT, REACT):
             seat = self.seat
+        elif self.wait in (ROLL, ROLLING):
+            seat = self.state.roller()  # whose roll it is
         signal = self.signal
         if signal is None and self.wait in (WINDOW, ROLLING):
             signal = "window" if self.wait == WINDOW else "rolling"

@@ -145,6 +145,10 @@ class State(Powers):
             return [(POWERS[t], self.pool[t] / total) for t in range(NT) if self.pool[t]]
         return []
 
+    def roller(self):
+        """At a die roll: the player whose turn it is (a re-roll is theirs to watch too)."""
+        return self.cur
+
     def chance_is_roll(self):
         """True at a die roll (the players roll it), False at the deal of the markers (unseen)."""
         return self.ph == ROLL

@@ -23,12 +23,13 @@ NAME = "kitchen"
 OPTIONS = (
     ("short_game", (False, True)),  # play to the table's "short_cheese" goal instead of "cheese"
     ("cat", ("player", "board")),  # "board": the board plays the cat (kitchen_bot.py)
+    ("mice", ("player", "board")),  # "board": the board plays the mice
 )
 
 
 def bot_players(options):
-    """The seats the board itself plays: the cat when the players asked for it."""
-    return [CAT] if options.get("cat") == "board" else []
+    """The seats the board itself plays: the cat, the mice, or both, as the players asked."""
+    return [side for side, key in ((MICE, "mice"), (CAT, "cat")) if options.get(key) == "board"]
 
 
 def bot_move(state, rng):
@@ -109,6 +110,10 @@ class State:
     def num_players(self):
         """Two sides: the mice team (player 0) and the cat (player 1)."""
         return 2
+
+    def roller(self):
+        """At a die roll: the side that rolls."""
+        return self.side
 
     def chance_is_roll(self):
         """A die roll the players make (the deal of face-down tiles is not shown)."""
