@@ -234,3 +234,17 @@ def test_the_board_rolls_for_the_seats_it_plays_and_can_play_itself():
             table.press("ok")
         else:
             table.wait(900)
+
+
+def test_the_log_hides_the_deal_until_the_game_is_over():
+    board = MemoryBoard(seed=6)
+    table = CpuTable(board)
+    choose_options(table, "kitchen", {"short_game": True})
+    history = list(table.engine.scene.state.history)
+    page = table.engine.log(0)
+    assert len(history) >= 20 and page["total"] == len(history)
+    assert page["moves"] == ["?"] * 20  # the face-down layout is not for a laptop's eyes
+    resumed = CpuTable(MemoryBoard(dict(board.files), seed=1))  # also after a power cut
+    assert resumed.engine.log(0)["moves"] == ["?"] * 20
+    play_with_buttons(table, lambda s: 0)
+    assert table.engine.log(0)["moves"] == history[:20]  # over: everything may be seen

@@ -73,13 +73,12 @@ class Engine:
         return self.scene.describe()
 
     def log(self, start):
-        """Moves start.. of the game in progress (a page of them), for the protocol's `log`."""
+        """A page of the game's moves from start, for the protocol's `log` (deals hidden)."""
         if self.scene is self.menu:
             raise ValueError("no game in progress")
-        history = self.scene.state.history
         if not isinstance(start, int) or start < 0:
             raise ValueError("from: expected a move number >= 0, got %r" % (start,))
-        return {"from": start, "total": len(history), "moves": history[start:start + LOG_PAGE]}
+        return self.scene.log(start, LOG_PAGE)
 
 
 def load_rules(board, game):

@@ -45,8 +45,9 @@ class Play:
         self.bots = bots(options) if bots else []
         self.reveal = None
         self.reveal_until = 0
+        self.hidden = []  # history indices of deals: secret until the game is over
         if resume:  # replay the journal's completed moves
-            journal.replay(lambda move: self.state.apply_action(as_action(move)))
+            journal.replay(self._replay)
         self.cursor = 0
         self.choices = []
         self.seat = 0
@@ -58,6 +59,12 @@ class Play:
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
         self._advance(0)
+
+    def _replay(self, move):
+        state = self.state
+        if state.current_player() == CHANCE and not state.chance_is_roll():
+            self.hidden.append(len(state.history))
+        state.apply_action(as_action(move))
 
     # -- input --------------------------------------------------------------------
 
@@ -149,6 +156,8 @@ class Play:
         state = self.state
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
+            if not rolls:
+                self.hidden.append(len(state.history))
             state.apply_action(outcome)
             self.journal.append(outcome)
 
@@ -204,6 +213,16 @@ class Play:
             self.painter.tumble(frame, self.now)
         elif self.wait == OVER:
             self.painter.winners(frame, self.state.winners(), self.players, self.now)
+
+    def log(self, start, count):
+        """Moves start..start+count of the history; deals show as "?" until the game is over."""
+        history = self.state.history
+        moves = history[start:start + count]
+        if self.wait != OVER:
+            for i in self.hidden:
+                if start <= i < start + len(moves):
+                    moves[i - start] = "?"
+        return {"from": start, "total": len(history), "moves": moves}
 
     def describe(self):
         """The game as the protocol's `state` command reports it."""
