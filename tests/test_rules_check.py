@@ -1,0 +1,104 @@
+"""Rule tables checked on the host: the schema and the firmware's loader, field by field."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cheeseboard.rules import check_file, check_table
+from cheesefw.games import gouda, kitchen
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = {g: json.loads((ROOT / "firmware/rules" / (g + ".json")).read_text())
+          for g in ("gouda", "kitchen")}
+MODULES = {"gouda": gouda, "kitchen": kitchen}
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_the_default_tables_are_good(game):
+    assert check_file(ROOT / "firmware/rules" / (game + ".json")) == []
+
+
+@pytest.mark.parametrize("game,change,field", [
+    ("gouda", lambda t: t["dice"].update(n=6), "dice.n"),
+    ("gouda", lambda t: t["dice"]["faces"].append("blue"), "dice.faces.6"),
+    ("gouda", lambda t: t.update(players=[2]), "players"),
+    ("gouda", lambda t: t["palette"].update(cheese=[300, 0, 0]), "palette.cheese.0"),
+    ("gouda", lambda t: t.pop("top"), "(the table)"),
+    ("gouda", lambda t: t["spaces"][3].__setitem__(2, "nowhere"), "spaces"),  # the loader's
+    ("kitchen", lambda t: t["deck"].update(cheese="ten"), "deck.cheese"),
+    ("kitchen", lambda t: t["dice"].update(grey=[1, 2, 7]), "dice.grey.2"),
+    ("kitchen", lambda t: t["deck"].update(dish=9), "deck"),  # 39 tiles: the loader's
+    ("kitchen", lambda t: t["win"].update(cheese=11), "win.cheese"),  # more than the deck
+    ("kitchen", lambda t: t["house"].update(revisit="yes"), "house.revisit"),
+    ("kitchen", lambda t: t.update(holes=["a4", "c1"]), "holes"),
+])
+def test_a_bad_field_is_refused_with_its_path(game, change, field):
+    table = copy.deepcopy(TABLES[game])
+    change(table)
+    problems = check_table(table)
+    assert problems, "accepted a bad table"
+    assert any(p.startswith(field) for p in problems), problems
+
+
+def test_files_that_are_not_tables(tmp_path):
+    bad = tmp_path / "gouda.json"
+    bad.write_text("{not json")
+    assert check_file(bad)[0].startswith("(the file): not valid JSON")
+    bad.write_text("[1, 2]")
+    assert check_file(bad) == ["(the table): expected a JSON object, got list"]
+    assert "cannot read" in check_file(tmp_path / "missing.json")[0]
+    other = tmp_path / "house.json"
+    other.write_text('{"game": "chess"}')
+    assert check_file(other) == ["game: expected one of gouda, kitchen, got 'chess'"]
+
+
+def mutations(game):
+    """A table with one field replaced by something else, somewhere in its tree."""
+    leaves = st.one_of(st.integers(-5, 400), st.text(max_size=6), st.booleans(), st.none(),
+                       st.lists(st.integers(-2, 300), max_size=4))
+
+    def mutate(table, where, value):
+        table = copy.deepcopy(table)
+        node = table
+        for step in where[:-1]:
+            node = node[step]
+        node[where[-1]] = value
+        return table
+
+    def paths(node, prefix=()):
+        out = [prefix] if prefix else []
+        if isinstance(node, dict):
+            for k in node:
+                out += paths(node[k], prefix + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                out += paths(v, prefix + (i,))
+        return out
+
+    all_paths = paths(TABLES[game])
+    return st.builds(lambda i, v: mutate(TABLES[game], all_paths[i], v),
+                     st.integers(0, len(all_paths) - 1), leaves)
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_mutated_tables_are_refused_on_both_sides_or_played_on_both(game):
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(table=mutations(game))
+    def check(table):
+        problems = check_table(table)
+        try:  # the firmware's loader never fails with anything but a clear ValueError
+            MODULES[game].State(table, {})
+            loads = True
+        except ValueError:
+            loads = False
+        if loads and not problems:
+            return  # a harmless change (a name, a colour, a count within range)
+        # the host refuses whatever the board would refuse, with a field path
+        assert problems, "the host accepted what the board refuses"
+        assert all(":" in p for p in problems)
+
+    check()
