@@ -102,3 +102,54 @@ def test_mutated_tables_are_refused_on_both_sides_or_played_on_both(game):
         assert all(":" in p for p in problems)
 
     check()
+
+
+def test_hundreds_of_mutated_tables_on_micropython_never_crash_the_loader(tmp_path):
+    """The board's own check, on the MicroPython VM: a clear ValueError or a playable table."""
+    import random
+
+    from mpvm import run_mp
+
+    rng = random.Random(11)
+    cases = []
+    for game in sorted(TABLES):
+        for _ in range(150):
+            cases.append((game, _mutate_at_random(game, rng)))
+    (tmp_path / "cases.txt").write_text("\n".join(json.dumps(c) for c in cases) + "\n")
+    out = run_mp("""
+import gc, json
+from cheesefw.games import load
+with open('cases.txt') as f:
+    for line in f:  # one table at a time, as the board receives them
+        game, table = json.loads(line)
+        try:
+            load(game).State(table, {})
+            print('ok')
+        except ValueError:
+            print('refused')
+        table = None
+        gc.collect()
+""", cwd=tmp_path, timeout=300)
+    verdicts = out.split()
+    assert len(verdicts) == len(cases)  # no crash: every table got its verdict
+    for (game, table), verdict in zip(cases, verdicts, strict=True):
+        if not check_table(table, game):  # what the host accepts, the board plays
+            assert verdict == "ok", table
+    assert "refused" in verdicts and "ok" in verdicts
+
+
+def _mutate_at_random(game, rng):
+    """The table with one to three leaves (or whole branches) replaced by odd values."""
+    table = copy.deepcopy(TABLES[game])
+    for _ in range(rng.randint(1, 3)):
+        node = table
+        while True:
+            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+            key = rng.choice(keys)
+            child = node[key]
+            if isinstance(child, (dict, list)) and child and rng.random() < 0.7:
+                node = child
+                continue
+            node[key] = rng.choice([0, -1, 7, 300, "", "m1", None, True, [], {}, [1, 2], 2.5])
+            break
+    return table

@@ -210,7 +210,11 @@ _CACHE = [None, None]  # the last rule table read and its Board: states share it
 def board_for(rules):
     """The Board of a parsed rule table (read once per table)."""
     if _CACHE[0] is not rules:
-        b = Board(rules)
+        try:
+            b = Board(rules)
+        except (TypeError, KeyError, IndexError, AttributeError) as e:
+            # A shape the checks above did not foresee: still a clear refusal, never a crash.
+            raise ValueError("rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
         _CACHE[0] = rules
         _CACHE[1] = b
     return _CACHE[1]

@@ -76,8 +76,14 @@ class State:
         # Only the parts play reads: the rest of the parsed table (palette, grid) can be freed.
         self.rules = {k: rules[k] for k in ("dice", "house", "win", "deck")}
         self.options = choose_options(OPTIONS, options)
-        self.board = board = Board(rules)
-        check_rules(rules, board, KINDS)
+        try:
+            self.board = board = Board(rules)
+            check_rules(rules, board, KINDS)
+        except (TypeError, KeyError, IndexError, AttributeError) as e:
+            # A shape the checks did not foresee: still a clear refusal, never a crash.
+            raise ValueError(
+                "kitchen rules: malformed table (%s: %s)" % (type(e).__name__, e)
+            ) from None
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
