@@ -31,7 +31,8 @@ def test_an_unknown_profile_is_a_clear_error():
     r = subprocess.run([sys.executable, "-m", "cheeseboard", "sim", "--profile", "nope"],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 1
-    assert "cheeseboard: no hardware profile 'nope': expected one of pico" in r.stderr
+    assert "cheeseboard: no hardware profile 'nope': expected one of circuitpython, esp32, pico" \
+        in r.stderr
 
 
 def test_the_view_lays_pixels_out_as_the_serpentine_matrix_is_wired():

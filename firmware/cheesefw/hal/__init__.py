@@ -9,7 +9,10 @@ import sys
 
 def open_board(profile):
     """The Board for this platform, set up from the hardware profile (a dict)."""
-    if sys.platform == "linux":
+    if sys.implementation.name == "circuitpython":
+        # Before the platform test: CircuitPython's sys.platform is e.g. "RP2040".
+        from cheesefw.hal.circuitpython import Board
+    elif sys.platform == "linux":
         # The MicroPython unix port: the virtual board of `cheeseboard sim`.
         from cheesefw.hal.sim import Board
     elif sys.platform in ("rp2", "esp32"):
