@@ -44,3 +44,18 @@ def test_idle_ticks_write_no_frame(vboard):
     with pytest.raises(AssertionError, match="timed out"):
         vboard.link.wait_frame(timeout=1.0)
     assert vboard.link.frame_seq == seq
+
+
+def test_a_stuck_button_is_reported_and_the_others_still_work(vboard):
+    vboard.wait_protocol()
+    vboard.link.hold("back", bounce_ms=3)  # jammed down
+    time.sleep(10.6)
+    reply = vboard.request("state")
+    assert reply["stuck"] == ["back"]
+    start = reply["state"]["value"]
+    vboard.link.press("next", hold_ms=60)
+    time.sleep(0.3)
+    assert vboard.request("state")["state"]["value"] != start  # play goes on
+    vboard.link.release("back")
+    time.sleep(0.3)
+    assert vboard.request("state")["stuck"] == []

@@ -25,7 +25,11 @@ class App:
         self.frames_written = 0
 
     def handlers(self):
-        return {"hello": self.cmd_hello, "state": self.cmd_state, "log": self.cmd_log}
+        handlers = {"hello": self.cmd_hello, "state": self.cmd_state, "log": self.cmd_log}
+        more = getattr(self.scene, "handlers", None)
+        if more:  # the engine's own commands (the rule tables')
+            handlers.update(more())
+        return handlers
 
     def cmd_hello(self, request):
         gc.collect()
@@ -37,7 +41,8 @@ class App:
         }
 
     def cmd_state(self, request):
-        return {"state": self.scene.describe()}
+        # A stuck button is reported here, and ignored until it comes free.
+        return {"state": self.scene.describe(), "stuck": self.buttons.stuck()}
 
     def cmd_log(self, request):
         return self.scene.log(request.get("from", 0))
@@ -99,6 +104,18 @@ def load_profile():
 
 def main():
     profile = load_profile()
+    from cheesefw import profile_check
+
+    errors = profile_check.check(profile)
+    if errors:
+        # Nothing lit or read would be right: say why on the console, and stop at the REPL.
+        for e in errors:
+            print("profile.json: " + e)
+        return
+    # It runs once: give its heap back (about 4 KB), with the rule tables it read.
+    del sys.modules["cheesefw.profile_check"], profile_check
+    delattr(sys.modules["cheesefw"], "profile_check")
+    gc.collect()
     board = hal.open_board(profile)
     from cheesefw.engine.core import Engine
 

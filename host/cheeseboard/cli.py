@@ -1,11 +1,12 @@
 """The `cheeseboard` command: a table of subcommands, each a do_<name>(args) handler."""
 
 import argparse
+import contextlib
 import signal
 import subprocess
 import sys
 
-from cheeseboard import __version__, paths
+from cheeseboard import __version__, paths, rules_cli
 from cheeseboard.build import BuildError
 from cheeseboard.protocol import ProtocolError
 
@@ -23,7 +24,8 @@ def do_sim(args):
     profile = paths.load_profile(args.profile)
     flash_dir = flash.prepare(profile, args.flash, args.blank, args.source)
     heap = args.heap or profile["heap"]
-    board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"])
+    board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
+                         baud=args.baud)
     control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
     control = ControlServer(board, control_path)
     print(board.pty_path, flush=True)
@@ -55,21 +57,28 @@ def do_state(args):
     return _print_request(args, "state")
 
 
-def _print_request(args, cmd):
-    import json
-
+@contextlib.contextmanager
+def open_client(port_name):
+    """The protocol over a board's serial port, closed whatever happens."""
     import serial
 
     from cheeseboard.protocol import Client
 
     try:
-        port = serial.Serial(args.port, 115200, timeout=0.1)
+        port = serial.Serial(port_name, 115200, timeout=0.1)
     except serial.SerialException as e:
-        raise CommandError("cannot open %s: %s" % (args.port, e)) from None
+        raise CommandError("cannot open %s: %s" % (port_name, e)) from None
     try:
-        reply = Client(port).request(cmd)
+        yield Client(port)
     finally:
         port.close()
+
+
+def _print_request(args, cmd):
+    import json
+
+    with open_client(args.port) as client:
+        reply = client.request(cmd)
     reply.pop("id", None)
     reply.pop("ok", None)
     print(json.dumps(reply, indent=1))
@@ -89,19 +98,59 @@ def do_test(args):
     return code
 
 
+def do_profile(args):
+    """Check the hardware profiles, or regenerate the docs made from them."""
+    from cheeseboard import hardware
+
+    if args.action == "docs":
+        for path in hardware.write_docs():
+            print("wrote %s" % path.relative_to(paths.ROOT))
+        return 0
+    bad = 0
+    for name, errors in hardware.check_all(args.names).items():
+        for e in errors:
+            print("%s: %s" % (name, e), file=sys.stderr)
+        bad += bool(errors)
+        if not errors:
+            print("%s: ok" % name)
+    return 1 if bad else 0
+
+
+def do_rules(args):
+    """Check rule tables, or compare them with a board's, or pull a board's."""
+    return rules_cli.do_rules(args, open_client)
+
+
+def do_sync(args):
+    """Send the rule tables that differ to a board."""
+    return rules_cli.do_sync(args, open_client)
+
+
 COMMANDS = {
     "sim": (do_sim, "run the firmware on a virtual board"),
     "hello": (do_hello, "ask a board for its firmware version, profile and free heap"),
     "state": (do_state, "ask a board for the state of its menu or game"),
     "test": (do_test, "run the simulated-hardware tests against firmware/"),
+    "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
+    "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
+    "sync": (do_sync, "send the rule tables that differ to a board"),
 }
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="cheeseboard", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="cheeseboard",
+        description="The cheeseboard's host tool: run the firmware on a virtual board, talk to "
+                    "a board over USB serial, check and sync its rule tables, check profiles.")
     parser.add_argument("--version", action="version", version=__version__)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (_, help_text) in COMMANDS.items():
+        if name == "rules":
+            rules_cli.add_rules_parser(sub)
+            continue
+        if name == "sync":
+            rules_cli.add_sync_parser(sub)
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
             p.add_argument("--profile", default="pico", help="hardware profile (default: pico)")
@@ -115,8 +164,14 @@ def build_parser():
                            help="no terminal view: print the console's path and nothing else")
             p.add_argument("--control", metavar="PATH", help="side channel socket path")
             p.add_argument("--heap", type=int, help="VM heap in bytes (default: the profile's)")
+            p.add_argument("--baud", type=int,
+                           help="limit the console to a UART's speed (e.g. 115200)")
         elif name in ("hello", "state"):
             p.add_argument("--port", required=True, help="serial port (e.g. /dev/ttyACM0)")
+        elif name == "profile":
+            p.add_argument("action", choices=("check", "docs"))
+            p.add_argument("names", nargs="*", metavar="NAME",
+                           help="profiles to check (default: all in hardware/profiles)")
         elif name == "test":
             p.usage = "cheeseboard test [pytest options, e.g. -k gouda]"
     return parser

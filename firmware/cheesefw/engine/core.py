@@ -13,6 +13,7 @@ from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
 from cheesefw.games import load
+from cheesefw.tables import GAME_TABLE, Tables
 
 LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
 
@@ -24,7 +25,19 @@ class Engine:
         self.journal = Journal(board)
         self.menu = Menu(self.profile, self.start_game)
         self.scene = self.menu
+        self.tables = Tables(board, self.in_play)
         self._resume()
+
+    def handlers(self):
+        """The engine's protocol commands (the rule tables')."""
+        return self.tables.handlers()
+
+    def in_play(self):
+        """The name of the game in progress, or None."""
+        scene = self.scene
+        if scene is self.menu or scene.wait == "over":
+            return None
+        return scene.module.NAME
 
     def _resume(self):
         header = self.journal.header()
@@ -35,17 +48,19 @@ class Engine:
         except (ValueError, KeyError, ImportError, OSError) as e:
             # A journal this firmware cannot replay (a changed rule table, say): start afresh.
             print("journal not resumed: %s" % e)
-            self.journal.clear()
-            self.scene = self.menu
+            self._end_game()
 
     def start_game(self, game, options):
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
+        self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         self._play(header)
 
     def _play(self, header, resume=False):
         module = load(header["game"])
-        rules = load_rules(self.board, header["game"])
+        # A resumed game plays the table it started with, if a newer one came in since.
+        kept = self.board.read_file(GAME_TABLE) if resume else None
+        rules = json.loads(kept) if kept else load_rules(self.board, header["game"])
         painter = Painter(self.profile, header["game"], rules.get("palette", {}))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume)
@@ -54,14 +69,17 @@ class Engine:
     def on_button(self, name, event, now):
         scene = self.scene
         if scene is not self.menu and scene.wait == "over" and event == "press" and name == "ok":
-            self.journal.clear()  # the game is done: back to the menu
-            self.scene = self.menu
+            self._end_game()  # the game is done: back to the menu
             return True
         if scene is not self.menu and name == "back" and event == "long":
-            self.journal.clear()  # a long press on back abandons the game
-            self.scene = self.menu
+            self._end_game()  # a long press on back abandons the game
             return True
         return scene.on_button(name, event, now)
+
+    def _end_game(self):
+        self.journal.clear()
+        self.board.remove_file(GAME_TABLE)
+        self.scene = self.menu
 
     def update(self, now):
         return self.scene.update(now)

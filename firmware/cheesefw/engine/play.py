@@ -235,6 +235,7 @@ class Play:
             "moves": len(self.state.history),
             "refused": self.refused,
             "winners": self.state.winners(),
+            "status": self.state.view()["status"],
         }
         if self.wait in (DECIDE, REACT):
             d["offer"] = self.choices[self.cursor]

@@ -45,7 +45,7 @@ class BoardError(Exception):
 class VirtualBoard:
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
 
-    def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None):
+    def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None):
         self.flash_dir = Path(flash_dir)
         self.heap = int(heap)
         self.name = name
@@ -71,6 +71,9 @@ class VirtualBoard:
         tty.setraw(self.slave_fd)
         os.set_blocking(self.master_fd, False)
         self.pty_path = os.ttyname(self.slave_fd)
+        # A UART board's console: at most baud/10 bytes a second each way (8N1 framing).
+        self.baud = baud
+        self._wire = {"in": _Wire(baud), "out": _Wire(baud)}
 
     # -- public ---------------------------------------------------------------
 
@@ -226,7 +229,9 @@ class VirtualBoard:
         self._sel.register(self.master_fd, selectors.EVENT_READ)
         while not self._stop:
             self._set_interest()
-            for key, mask in self._sel.select(timeout=0.05):
+            # A throttled wire sends a little at a time: come back soon while it has work.
+            busy = self.baud and (self._tx or len(self._rx) < RX_BUFFER)
+            for key, mask in self._sel.select(timeout=0.002 if busy else 0.05):
                 fd = key.fd
                 if fd == self.master_fd:
                     if mask & selectors.EVENT_READ:
@@ -251,10 +256,14 @@ class VirtualBoard:
             self._sel.modify(self.master_fd, selectors.EVENT_READ)
 
     def _from_host(self):
+        allowed = self._wire["in"].allowance(RX_BUFFER)
+        if not allowed:
+            return
         try:
-            data = os.read(self.master_fd, RX_BUFFER)
+            data = os.read(self.master_fd, allowed)
         except (BlockingIOError, OSError):
             return
+        self._wire["in"].spend(len(data))
         with self._lock:
             if not self.is_on:
                 return  # a board without power hears nothing
@@ -296,10 +305,14 @@ class VirtualBoard:
         self._to_host()
 
     def _to_host(self):
+        allowed = self._wire["out"].allowance(len(self._tx))
+        if not allowed:
+            return
         try:
-            n = os.write(self.master_fd, self._tx)
+            n = os.write(self.master_fd, self._tx[:allowed])
         except (BlockingIOError, OSError):
             return
+        self._wire["out"].spend(n)
         del self._tx[:n]
 
     def _from_side(self):
@@ -344,3 +357,25 @@ class VirtualBoard:
                 listener(event)
             except Exception as e:  # a broken listener must not stop the board
                 print("virtual board: listener failed: %r" % e, file=sys.stderr)
+
+
+class _Wire:
+    """One direction of a serial line: how many bytes it may carry now (no limit without a baud)."""
+
+    def __init__(self, baud):
+        self.rate = baud / 10 if baud else None  # bytes a second, with start and stop bits
+        self.credit = 0.0
+        self.last = time.monotonic()
+
+    def allowance(self, want):
+        if self.rate is None:
+            return want
+        now = time.monotonic()
+        # Credit builds up for at most 5 ms, like a UART's small FIFO.
+        self.credit = min(self.credit + (now - self.last) * self.rate, self.rate * 0.005 + 1)
+        self.last = now
+        return min(want, int(self.credit))
+
+    def spend(self, n):
+        if self.rate is not None:
+            self.credit -= n

@@ -1,0 +1,142 @@
+"""Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit.
+
+A new table arrives in chunks into rules/<name>.json.new; `commit` checks its SHA-256,
+parses it and loads it with the game's own loader (the same checks the board makes before
+a game), and only then renames it over rules/<name>.json in one atomic step. A power cut
+at any moment leaves the old table or the new one, never a mix. A game in progress keeps
+the table it started with: before the rename that table is kept aside (GAME_TABLE) for a
+resume after a power cut, and the new one applies from the next game.
+"""
+
+import binascii
+import hashlib
+import json
+import os
+
+from cheesefw.games import GAMES, load
+
+CHUNK = 300  # table bytes per protocol line (400 characters of base64)
+GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one is in
+
+
+def path(name):
+    if name not in GAMES:
+        raise ValueError("name: expected one of %s, got %r" % (GAMES, name))
+    return "rules/%s.json" % name
+
+
+def sha256_hex(board, name):
+    """The SHA-256 of a file's exact bytes (hex), read in chunks; None when it is missing."""
+    h = hashlib.sha256()
+    try:
+        with board.open(name, "rb") as f:
+            while True:
+                chunk = f.read(512)
+                if not chunk:
+                    break
+                h.update(chunk)
+    except OSError:
+        return None
+    return binascii.hexlify(h.digest()).decode()
+
+
+def _size(name):
+    try:
+        return os.stat(name)[6]
+    except OSError:
+        return None
+
+
+class Tables:
+    """The protocol's table commands; `in_play()` names the game in progress, if any."""
+
+    def __init__(self, board, in_play):
+        self.board = board
+        self.in_play = in_play
+
+    def handlers(self):
+        return {"tables": self.cmd_tables, "get": self.cmd_get, "put": self.cmd_put,
+                "commit": self.cmd_commit}
+
+    def cmd_tables(self, request):
+        out = []
+        for name in sorted(GAMES):
+            p = path(name)
+            digest = sha256_hex(self.board, p)
+            if digest is None:
+                continue
+            out.append({"name": name, "sha256": digest, "size": _size(p),
+                        "version": self._version(p)})
+        return {"tables": out}
+
+    def _version(self, p):
+        try:
+            with self.board.open(p, "r") as f:
+                return json.load(f).get("version")
+        except (OSError, ValueError, AttributeError):
+            return None
+
+    def cmd_get(self, request):
+        p = path(request.get("name"))
+        offset = _offset(request)
+        size = _size(p)
+        if size is None:
+            raise ValueError("name: no table %s on this board" % p)
+        with self.board.open(p, "rb") as f:
+            f.seek(offset)
+            data = f.read(CHUNK)
+        return {"size": size, "offset": offset,
+                "data": binascii.b2a_base64(data).decode().strip()}
+
+    def cmd_put(self, request):
+        p = path(request.get("name")) + ".new"
+        offset = _offset(request)
+        have = _size(p) or 0
+        if offset != 0 and offset != have:
+            raise ValueError("offset: expected 0 or %d, got %d" % (have, offset))
+        text = request.get("data")
+        if not isinstance(text, str):
+            raise ValueError("data: expected base64 text")
+        try:
+            data = binascii.a2b_base64(text)
+        except ValueError:
+            raise ValueError("data: expected base64 text") from None
+        if len(data) > CHUNK:
+            raise ValueError("data: expected at most %d bytes, got %d" % (CHUNK, len(data)))
+        with self.board.open(p, "wb" if offset == 0 else "ab") as f:
+            f.write(data)
+        return {"received": offset + len(data)}
+
+    def cmd_commit(self, request):
+        name = request.get("name")
+        p = path(name)
+        new = p + ".new"
+        want = request.get("sha256")
+        got = sha256_hex(self.board, new)
+        if got is None:
+            raise ValueError("name: nothing was put for %s" % name)
+        if got != want:
+            self.board.remove_file(new)
+            raise ValueError("sha256: expected %s, got %s (the upload is dropped)" % (got, want))
+        try:
+            with self.board.open(new, "r") as f:
+                table = json.load(f)
+            load(name).State(table, {})  # the checks the board makes before every game
+        except (ValueError, TypeError, KeyError) as e:
+            self.board.remove_file(new)
+            raise ValueError("refused, the board keeps its table: %s" % e) from None
+        table = None  # the parsed table is not needed any more: free its heap
+        later = self.in_play() == name
+        if later and _size(GAME_TABLE) is None:
+            # The game in progress keeps its table, for a resume: a copy, written atomically
+            # before the new table replaces the old, so that rules/ never lacks one.
+            self.board.write_file(GAME_TABLE, self.board.read_file(p))
+        self.board.rename(new, p)
+        return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
+
+
+def _offset(request):
+    offset = request.get("offset", 0)
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise ValueError("offset: expected a byte offset >= 0, got %r" % (offset,))
+    return offset

@@ -1,0 +1,66 @@
+"""The rule-table commands of `cheeseboard`: rules check|diff|pull, and sync."""
+
+import sys
+from pathlib import Path
+
+from cheeseboard import rules, sync
+
+
+def add_rules_parser(sub):
+    p = sub.add_parser("rules", help="check rule tables, or compare them with a board's",
+                       description="Check rule tables (JSON Schema and the firmware's own "
+                                   "checks), diff them against a board's, or pull a board's.")
+    acts = p.add_subparsers(dest="action", required=True)
+    check = acts.add_parser("check", help="check rule table files")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    diff = acts.add_parser("diff", help="what differs between the files and the board")
+    diff.add_argument("--port", required=True)
+    diff.add_argument("files", nargs="*", metavar="FILE",
+                      help="default: firmware/rules/*.json")
+    pull = acts.add_parser("pull", help="copy the board's tables into a folder")
+    pull.add_argument("--port", required=True)
+    pull.add_argument("dir", metavar="DIR")
+
+
+def add_sync_parser(sub):
+    p = sub.add_parser("sync", help="send the rule tables that differ to a board",
+                       description="Send each rule table whose contents differ from the "
+                                   "board's; nothing is sent when nothing differs.")
+    p.add_argument("--port", required=True)
+    p.add_argument("files", nargs="*", metavar="FILE", help="default: firmware/rules/*.json")
+
+
+def do_rules(args, open_client):
+    if args.action == "check":
+        bad = 0
+        for f in args.files:
+            problems = rules.check_file(f)
+            for problem in problems:
+                print("%s: %s" % (f, problem), file=sys.stderr)
+            if not problems:
+                print("%s: ok" % f)
+            bad += bool(problems)
+        return 1 if bad else 0
+    with open_client(args.port) as client:
+        if args.action == "diff":
+            differs = 0
+            for name, lines in sync.diff(client, args.files or sync.default_files()).items():
+                print("%s: %s" % (name, "same" if not lines else "differs"))
+                for line in lines:
+                    print("  " + line)
+                differs += bool(lines)
+            return 1 if differs else 0
+        folder = Path(args.dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in sorted(sync.board_tables(client)):
+            target = folder / (name + ".json")
+            target.write_bytes(sync.pull(client, name))
+            print("pulled %s" % target)
+    return 0
+
+
+def do_sync(args, open_client):
+    with open_client(args.port) as client:
+        for name, what in sync.sync(client, args.files or sync.default_files()):
+            print("%s: %s" % (name, what))
+    return 0

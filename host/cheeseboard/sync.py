@@ -1,0 +1,113 @@
+"""Rule tables between the host and a board: list, diff field by field, push what differs, pull.
+
+The transfer is the protocol's `tables`, `get`, `put` and `commit` (firmware/cheesefw/
+tables.py): base64 chunks of 300 bytes, one line each, then a commit that the board
+checks and applies atomically. A table that is the same on both sides (same SHA-256)
+is not sent at all.
+"""
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+
+from cheeseboard import paths
+from cheeseboard.protocol import ProtocolError
+from cheeseboard.rules import check_file
+
+CHUNK = 300
+
+
+def default_files():
+    return sorted((paths.FIRMWARE / "rules").glob("*.json"))
+
+
+def board_tables(client):
+    """{name: {"sha256": ..., "size": ..., "version": ...}} of the tables on the board."""
+    return {t["name"]: t for t in client.request("tables")["tables"]}
+
+
+def pull(client, name):
+    """A table's exact bytes from the board."""
+    data = b""
+    while True:
+        reply = client.request("get", name=name, offset=len(data))
+        chunk = base64.b64decode(reply["data"])
+        data += chunk
+        if not chunk or len(data) >= reply["size"]:
+            return data
+
+
+def push(client, name, data):
+    """Send a table in chunks and commit it; the board's reply to the commit."""
+    for offset in range(0, max(len(data), 1), CHUNK):
+        chunk = data[offset:offset + CHUNK]
+        client.request("put", name=name, offset=offset, data=base64.b64encode(chunk).decode())
+    return client.request("commit", name=name, sha256=hashlib.sha256(data).hexdigest())
+
+
+def name_of(path):
+    return Path(path).stem
+
+
+def sync(client, files):
+    """Push each file whose table differs from the board's; [(name, what happened)]."""
+    problems = {}
+    for f in files:
+        found = check_file(f)
+        if found:
+            problems[str(f)] = found
+    if problems:
+        raise ProtocolError("refused before sending:\n" + "\n".join(
+            "%s: %s" % (f, p) for f, ps in problems.items() for p in ps))
+    on_board = board_tables(client)
+    done = []
+    for f in files:
+        data = Path(f).read_bytes()
+        name = name_of(f)
+        if on_board.get(name, {}).get("sha256") == hashlib.sha256(data).hexdigest():
+            done.append((name, "same"))
+            continue
+        reply = push(client, name, data)
+        done.append((name, "sent, applies " + reply["applies"]))
+    return done
+
+
+def diff_values(old, new, where=""):
+    """The differences between two parsed tables, as "path: old -> new" lines."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for key in sorted(set(old) | set(new), key=str):
+            here = "%s.%s" % (where, key) if where else str(key)
+            if key not in old:
+                out.append("%s: (none) -> %s" % (here, json.dumps(new[key])))
+            elif key not in new:
+                out.append("%s: %s -> (none)" % (here, json.dumps(old[key])))
+            else:
+                out += diff_values(old[key], new[key], here)
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        out = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            out += diff_values(a, b, "%s.%d" % (where, i) if where else str(i))
+        return out
+    return [] if old == new else ["%s: %s -> %s" % (where or "(the table)", json.dumps(old),
+                                                     json.dumps(new))]
+
+
+def diff(client, files):
+    """{name: [differences, board -> file]} for each file; [] where they are the same."""
+    on_board = board_tables(client)
+    out = {}
+    for f in files:
+        name = name_of(f)
+        data = Path(f).read_bytes()
+        if on_board.get(name, {}).get("sha256") == hashlib.sha256(data).hexdigest():
+            out[name] = []
+        elif name not in on_board:
+            out[name] = ["(the table): not on the board"]
+        else:
+            board_table = json.loads(pull(client, name))
+            out[name] = diff_values(board_table, json.loads(data)) or [
+                "(the table): same fields, different bytes (spacing)"]
+    return out
