@@ -65,10 +65,16 @@ class QuietBoard:
         pass
 
 def per_tick(fn, n=%(n)d):
-    t0 = time.ticks_us()
-    for _ in range(n):
-        fn()
-    return time.ticks_diff(time.ticks_us(), t0) / n
+    # The best of five rounds: a garbage collection or the host's other work lands in one
+    # round, not in all; the baseline is measured the same way.
+    best = None
+    for _ in range(5):
+        t0 = time.ticks_us()
+        for _ in range(n // 5):
+            fn()
+        us = time.ticks_diff(time.ticks_us(), t0) / (n // 5)
+        best = us if best is None else min(best, us)
+    return best
 
 profile = app.load_profile()
 count = profile["led"]["count"]
@@ -108,6 +114,18 @@ f0 = board.frames
 r["tick_us"] = per_tick(game_tick)
 r["game_frames"] = board.frames - f0
 r["redraw_us"] = per_tick(redraw_tick)
+# Render plus limit alone: the painter drawing the game's view into a frame, then the limiter
+# (the game's own view() and hint() are the game's cost, measured with the whole tick above).
+scene = engine.scene
+view = scene.state.view()
+offer = scene.state.hint(scene.choices[0]) if scene.choices else None
+canvas = render.new_frame(count)
+
+def render_limit():
+    scene.painter.paint(canvas, view, board.now, scene.players, offer)
+    limiter.limit(canvas, out)
+
+r["render_us"] = per_tick(render_limit)
 # Nothing changes: the menu, no button, no blink.
 board2 = QuietBoard(profile)
 idle = app.App(board2, core.Engine(board2))
@@ -162,10 +180,12 @@ def main():
          ratio("limit_white_us")),
         ("  all white after the limit", "%d mA" % r["white_ma"],
          "budget %d mA" % r["budget_ma"]),
-        ("render + limit per tick in a game (average)", "%.0f us" % r["tick_us"],
-         ratio("tick_us")),
-        ("  a tick that redraws (draw, compare, limit, show)", "%.0f us" % r["redraw_us"],
-         ratio("redraw_us")),
+        ("render + power limit of one frame (the painter, the limiter)",
+         "%.0f us" % r["render_us"], ratio("render_us")),
+        ("a main-loop tick in a game (average: most ticks draw nothing)",
+         "%.0f us" % r["tick_us"], ratio("tick_us")),
+        ("  a tick that redraws (game view + hint, render, compare, limit, show)",
+         "%.0f us" % r["redraw_us"], ratio("redraw_us")),
         ("frames written in %d game ticks" % N, "%d" % r["game_frames"], "blinks only"),
         ("frames written in 100 ticks with nothing changed", "%d" % r["idle_frames"],
          "target 0; %.0f us per idle tick" % r["idle_us"]),

@@ -10,27 +10,43 @@ What a player sees at a glance:
 Colours come from the rule table's palette; pixels from the profile's map for the game.
 """
 
-from cheesefw.render import put, scale
-
-WHITE = (255, 255, 255)
-OFF = (0, 0, 0)
+WHITE = b"\xff\xff\xff"
+OFF = b"\x00\x00\x00"
 BLINK_MS = 250  # half a blink period
 CYCLE_MS = 600  # how long each colour shows on a crowded space
 
+_SIGNALS = {
+    "refused": b"\xff\x00\x00",
+    "window": b"\xff\x78\x00",
+    "rolling": WHITE,
+}
 
-def colour(palette, key, default=WHITE):
-    rgb = palette.get(str(key))
-    return tuple(rgb) if rgb else default
+
+def _set(frame, pixel, rgb):
+    """One pixel (rgb: 3 bytes), set with one slice copy: the painter's hot path."""
+    i = 3 * pixel
+    frame[i:i + 3] = rgb
 
 
 class Painter:
     def __init__(self, profile, game_name, palette):
         self.map = profile["maps"][game_name]
+        self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]
         self.status = profile["status"]
         self.meter = profile.get("meter", ())
-        self.palette = palette
+        # The palette as 3-byte colours, and each player's colour dimmed for the seat lights.
+        self.rgb = {}
+        for key in palette:
+            self.rgb[key] = bytes(palette[key])
+        self.dim = {}
+        for key in self.rgb:
+            self.dim[key] = bytes(c // 8 for c in self.rgb[key])
+        self._blank = None
+
+    def colour(self, key, default=WHITE):
+        return self.rgb.get(str(key), default)
 
     def paint(self, frame, view, now, players, offer=None, seat=None, signal=None):
         """Draw the whole board into frame.
@@ -38,37 +54,39 @@ class Painter:
         offer: the hint of the choice under the cursor; seat: the seat to blink instead
         of the player to act (while someone picks their seat); signal: a status colour.
         """
-        for i in range(len(frame)):
-            frame[i] = 0
-        palette = self.palette
+        if self._blank is None or len(self._blank) != len(frame):
+            self._blank = bytes(len(frame))
+        frame[:] = self._blank
+        colour = self.colour
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
         by_space = {}
-        for space, who in view["pieces"]:
-            owners = by_space.setdefault(space, [])
-            if who not in owners:
+        for space, who in view["pieces"]:  # sorted (the contract): equal owners are adjacent
+            owners = by_space.get(space)
+            if owners is None:
+                by_space[space] = [who]
+            elif owners[-1] != who:
                 owners.append(who)
-        empty = colour(palette, "empty", OFF)
+        empty = colour("empty", OFF)
         marks = {}
         for space, kind in view["marks"]:
             marks.setdefault(space, kind)
-        for space in sorted(self.map):
+        for space in self.spaces:
             pixels = self.map[space]
             owners = by_space.get(space)
             if owners:
-                owners.sort(key=str)
                 k = len(owners)
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
                 for j in range(len(pixels)):
-                    put(frame, pixels[j], colour(palette, owners[(shift + j) % k]))
+                    _set(frame, pixels[j], colour(owners[(shift + j) % k]))
             else:  # a mark, or the bare space glowing faintly so the track stays visible
-                rgb = colour(palette, marks[space]) if space in marks else empty
+                rgb = colour(marks[space]) if space in marks else empty
                 for p in pixels:
-                    put(frame, p, rgb)
+                    _set(frame, p, rgb)
         if offer is not None and blink_on:
             for space in offer.get("spaces", ()):
                 for p in self.map.get(space, ()):
-                    put(frame, p, WHITE)
+                    _set(frame, p, WHITE)
         dice = offer.get("dice") if offer and "dice" in offer else view["dice"]
         self._dice(frame, dice, view["turn"])
         self._seats(frame, view["turn"] if seat is None else seat, blink_on, players)
@@ -77,54 +95,46 @@ class Painter:
             value, most = meter
             lit = min(len(self.meter), (len(self.meter) * value + most - 1) // most)
             for j in range(lit):
-                put(frame, self.meter[j], colour(palette, "meter"))
+                _set(frame, self.meter[j], colour("meter"))
         if signal is not None:
-            put(frame, self.status, colour(palette, signal, _SIGNALS.get(signal, WHITE)))
+            _set(frame, self.status, colour(signal, _SIGNALS.get(signal, WHITE)))
         elif offer is not None and offer.get("mark"):
-            put(frame, self.status, colour(palette, offer["mark"]))
+            _set(frame, self.status, colour(offer["mark"]))
 
     def tumble(self, frame, now):
         """The roll animation: a light running round the die pixels (shows no result)."""
         k = (now // 70) % len(self.die)
         for j in range(len(self.die)):
-            put(frame, self.die[j], WHITE if j == k else OFF)
+            _set(frame, self.die[j], WHITE if j == k else OFF)
 
     def reveal(self, frame, space, kind, now):
         """A tile being turned over: it flips between its back and what it shows."""
-        rgb = colour(self.palette, kind) if (now // 150) % 2 else colour(self.palette, "tile")
+        rgb = self.colour(kind) if (now // 150) % 2 else self.colour("tile")
         for p in self.map.get(space, ()):
-            put(frame, p, rgb)
+            _set(frame, p, rgb)
 
     def winners(self, frame, winners, players, now):
         """The end: the winners' seat pixels blink in their colours, the others go dark."""
         on = (now // BLINK_MS) % 2 == 0
         for seat in range(min(players, len(self.seats))):
-            rgb = colour(self.palette, seat) if seat in winners and on else OFF
-            put(frame, self.seats[seat], rgb)
+            rgb = self.colour(seat) if seat in winners and on else OFF
+            _set(frame, self.seats[seat], rgb)
 
     def _dice(self, frame, dice, turn):
         pixels = self.die
         if len(dice) == 1 and isinstance(dice[0], int):
             # One numbered die: its pips, one pixel each, in the colour of the side's die.
-            rgb = colour(self.palette, "die%d" % turn, colour(self.palette, "die"))
+            rgb = self.colour("die%d" % turn, self.colour("die"))
             for j in range(min(dice[0], len(pixels))):
-                put(frame, pixels[j], rgb)
+                _set(frame, pixels[j], rgb)
             return
         for j in range(min(len(dice), len(pixels))):
-            put(frame, pixels[j], colour(self.palette, dice[j]))
+            _set(frame, pixels[j], self.colour(dice[j]))
 
     def _seats(self, frame, turn, blink_on, players):
-        palette = self.palette
         for seat in range(min(players, len(self.seats))):
-            rgb = colour(palette, seat)
+            key = str(seat)
             if seat == turn:
-                put(frame, self.seats[seat], rgb if blink_on else OFF)
+                _set(frame, self.seats[seat], self.colour(key) if blink_on else OFF)
             else:
-                put(frame, self.seats[seat], scale(rgb, 1, 8))
-
-
-_SIGNALS = {
-    "refused": (255, 0, 0),
-    "window": (255, 120, 0),
-    "rolling": (255, 255, 255),
-}
+                _set(frame, self.seats[seat], self.dim.get(key, OFF))
