@@ -28,6 +28,7 @@ lint: $(STAMP)
 bench: $(STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_board.py
 	$(BIN)/python tests/bench/bench_games.py
+	$(BIN)/python tests/bench/bench_tables.py
 	$(BIN)/python tests/bench/bench_render.py
 
 clean:

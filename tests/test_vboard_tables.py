@@ -1,6 +1,5 @@
 """House rules synced to the virtual board over the protocol, and seen in the next game."""
 
-import base64
 import hashlib
 import json
 import random
@@ -87,9 +86,10 @@ def test_bad_tables_and_bad_chunks_are_refused_and_the_board_keeps_its_table(vbo
     for data in cases:
         with pytest.raises(ProtocolError, match="keeps its table|sha256|refused"):
             sync.push(vboard.client, "kitchen", data)
-    too_big = base64.b64encode(b"x" * 301).decode()
-    with pytest.raises(ProtocolError, match="at most 300 bytes"):
-        vboard.request("put", name="kitchen", offset=0, data=too_big)
+    with pytest.raises(ProtocolError, match="at most 900 bytes"):
+        vboard.request("put", name="kitchen", offset=0, text="x" * 901)
+    with pytest.raises(ProtocolError, match="ASCII"):
+        vboard.request("put", name="kitchen", offset=0, text="caf\u00e9")
     with pytest.raises(ProtocolError, match="offset"):
         vboard.request("put", name="kitchen", offset=999, data="eA==")
     with pytest.raises(ProtocolError, match="name"):

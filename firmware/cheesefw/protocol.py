@@ -13,7 +13,7 @@ error reply and changes nothing. Received text is parsed as JSON, never run.
 import binascii
 import json
 
-MAX_LINE = 512
+MAX_LINE = 1024
 MAX_ID = 0x3FFFFFFF
 
 

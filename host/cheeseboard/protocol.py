@@ -45,13 +45,34 @@ class Client:
 
     def request(self, cmd, **args):
         """Send a request; return the board's reply, or raise ProtocolError."""
-        rid = self._next_id
-        self._next_id = self._next_id % 0x3FFFFFFF + 1
-        self.serial.write(encode(dict(args, id=rid, cmd=cmd)))
-        reply = self.read_reply(rid)
-        if not reply.get("ok"):
-            raise ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
-        return reply
+        return self.pipeline([(cmd, args)])[0]
+
+    def pipeline(self, requests, window=4):
+        """Send requests [(cmd, args)], up to `window` ahead of their replies; the replies.
+
+        Keeping a few requests in flight keeps the wire busy while the board answers, which
+        matters on a slow UART. The first refusal raises ProtocolError (later requests that
+        were already sent are still answered and read).
+        """
+        sent = []  # (id, cmd) in flight
+        replies = []
+        failure = None
+        for i in range(len(requests) + window):
+            if i < len(requests):
+                cmd, args = requests[i]
+                rid = self._next_id
+                self._next_id = self._next_id % 0x3FFFFFFF + 1
+                self.serial.write(encode(dict(args, id=rid, cmd=cmd)))
+                sent.append((rid, cmd))
+            if sent and (len(sent) >= window or i >= len(requests) - 1):
+                rid, cmd = sent.pop(0)
+                reply = self.read_reply(rid)
+                if not reply.get("ok") and failure is None:
+                    failure = ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
+                replies.append(reply)
+        if failure:
+            raise failure
+        return replies
 
     def read_reply(self, rid=None, timeout=None):
         """The next reply (with id rid, if given)."""
