@@ -98,7 +98,8 @@ def load_profile():
         spaces = profile["maps"][game]
         for space in spaces:
             spaces[space] = _pack(spaces[space])
-    profile.pop("notes", None)  # prose for people, not for the board
+    for key in ("notes", "bom", "supply", "title"):  # for people and the host, not the board
+        profile.pop(key, None)
     return profile
 
 

@@ -4,7 +4,7 @@ A new table arrives in chunks into rules/<name>.json.new; `commit` checks its SH
 parses it and loads it with the game's own loader (the same checks the board makes before
 a game), and only then renames it over rules/<name>.json in one atomic step. A power cut
 at any moment leaves the old table or the new one, never a mix. A game in progress keeps
-the table it started with: before the rename that table is kept aside (GAME_TABLE) for a
+the table it started with: before the rename that table is kept aside (`kept`) for a
 resume after a power cut, and the new one applies from the next game.
 """
 
@@ -17,7 +17,6 @@ from cheesefw.games import GAMES, load
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
-GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one is in
 
 
 def path(name):
@@ -49,11 +48,13 @@ def _size(name):
 
 
 class Tables:
-    """The protocol's table commands; `in_play()` names the game in progress, if any."""
+    """The protocol's table commands; `in_play()` names the game in progress, if any, and
+    `kept` is where its table is kept when a newer one replaces it."""
 
-    def __init__(self, board, in_play):
+    def __init__(self, board, in_play, kept):
         self.board = board
         self.in_play = in_play
+        self.kept = kept
 
     def handlers(self):
         return {"tables": self.cmd_tables, "get": self.cmd_get, "put": self.cmd_put,
@@ -122,10 +123,10 @@ class Tables:
             raise ValueError("refused, the board keeps its table: %s" % e) from None
         table = None  # the parsed table is not needed any more: free its heap
         later = self.in_play() == name
-        if later and _size(GAME_TABLE) is None:
+        if later and _size(self.kept) is None:
             # The game in progress keeps its table, for a resume: a copy, written atomically
             # before the new table replaces the old, so that rules/ never lacks one.
-            self.board.write_file(GAME_TABLE, self.board.read_file(p))
+            self.board.write_file(self.kept, self.board.read_file(p))
         self.board.rename(new, p)
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
 

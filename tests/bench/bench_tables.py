@@ -75,7 +75,7 @@ data = open('table.json', 'rb').read()
 want = binascii.hexlify(hashlib.sha256(data).digest()).decode()
 chunks = [data[i:i + MAX_PUT].decode() for i in range(0, len(data), MAX_PUT)]
 data = None
-t = Tables(B(), lambda: None)
+t = Tables(B(), lambda: None, 'kept.json')
 for kb in range(4, 64):
     gc.collect()
     ballast = [None] * 2000  # small blocks, so that they fill the heap's gaps too

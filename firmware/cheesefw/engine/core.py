@@ -13,7 +13,9 @@ from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
 from cheesefw.games import load
-from cheesefw.tables import GAME_TABLE, Tables
+
+GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
+TABLE_COMMANDS = ("tables", "get", "put", "commit")
 
 LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
 
@@ -25,12 +27,23 @@ class Engine:
         self.journal = Journal(board)
         self.menu = Menu(self.profile, self.start_game)
         self.scene = self.menu
-        self.tables = Tables(board, self.in_play)
+        self._tables = None
         self._resume()
 
     def handlers(self):
-        """The engine's protocol commands (the rule tables')."""
-        return self.tables.handlers()
+        """The engine's protocol commands: the rule tables', loaded when first used (a
+        board that never syncs keeps that code's heap for play)."""
+        return {name: self._table_command(name) for name in TABLE_COMMANDS}
+
+    def _table_command(self, name):
+        def run(request):
+            if self._tables is None:
+                from cheesefw.tables import Tables
+
+                self._tables = Tables(self.board, self.in_play, GAME_TABLE)
+            return self._tables.handlers()[name](request)
+
+        return run
 
     def in_play(self):
         """The name of the game in progress, or None."""
