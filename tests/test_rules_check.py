@@ -84,9 +84,11 @@ def mutations(game):
                      st.integers(0, len(all_paths) - 1), leaves)
 
 
-@pytest.mark.parametrize("game", sorted(TABLES))
-def test_mutated_tables_are_refused_on_both_sides_or_played_on_both(game):
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("game,examples", [(g, 300) for g in sorted(TABLES)] + [
+    pytest.param(g, 3000, marks=pytest.mark.slow) for g in sorted(TABLES)])
+def test_mutated_tables_are_refused_on_both_sides_or_played_on_both(game, examples):
+    @settings(max_examples=examples, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
     @given(table=mutations(game))
     def check(table):
         problems = check_table(table)
