@@ -35,6 +35,8 @@ def firmware_image(folder):
     build.build_tree(paths.FIRMWARE, folder)
     (Path(folder) / "profile.json").write_text(json.dumps(paths.load_profile("pico")))
     build.compile_module(SCRIPT, Path(folder) / "games_on_vm.mpy", "games_on_vm.py")
+    build.compile_module(HERE / "quiet_board.py", Path(folder) / "quiet_board.mpy",
+                         "quiet_board.py")
     return folder
 
 

@@ -33,36 +33,7 @@ VM = """
 import json, time
 from cheesefw import app, render
 from cheesefw.engine import core
-
-class QuietBoard:
-    # The engine's board without hardware: frames are counted, flash writes dropped.
-    def __init__(self, profile):
-        self.profile, self.pixel_count = profile, profile["led"]["count"]
-        self.pins, self.frames, self.now = {}, 0, 0
-    def show(self, frame):
-        self.frames += 1
-    def ticks_ms(self):
-        return self.now
-    def ticks_diff(self, a, b):
-        return a - b
-    def poll(self):
-        pass
-    def console_read(self):
-        return b""
-    def console_write(self, text):
-        pass
-    def random_seed(self):
-        return 99
-    def read_file(self, name):
-        with open(name, "rb") as f:
-            return f.read()
-    def open(self, name, mode="r"):
-        raise OSError(2)  # no journal: a fresh board
-    def write_file(self, name, data):
-        pass
-    append_file = write_file
-    def remove_file(self, name):
-        pass
+from quiet_board import QuietBoard
 
 def per_tick(fn, n=%(n)d):
     # The best of five rounds: a garbage collection or the host's other work lands in one
@@ -150,6 +121,8 @@ def run(n=N):
     profile = largest_profile()
     with tempfile.TemporaryDirectory() as image:
         build.build_tree(paths.FIRMWARE, image)
+        build.compile_module(HERE / "quiet_board.py", Path(image) / "quiet_board.mpy",
+                             "quiet_board.py")
         (Path(image) / "profile.json").write_text(json.dumps(profile))
         env = dict(os.environ, MICROPYPATH=image)
         r = subprocess.run([micropython_binary(), "-X", "heapsize=%d" % profile["heap"],

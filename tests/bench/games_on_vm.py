@@ -19,6 +19,8 @@ except AttributeError:  # CPython
         return a - b
 
 # Load the whole firmware, as the board has it after boot.
+from quiet_board import QuietBoard  # noqa: E402
+
 from cheesefw import app, buttons, protocol, render  # noqa: E402,F401
 from cheesefw.engine import core, draw, menu, play  # noqa: E402,F401
 from cheesefw.engine.rng import Rng  # noqa: E402
@@ -101,57 +103,6 @@ def bench_many(game, n):
             heaps[i // 10] = mem()
     ms = ticks_diff(ticks_ms(), start)
     print(json.dumps({"games": n, "ms": ms, "heaps": heaps}))
-
-
-class QuietBoard:
-    """The engine's board without hardware: frames are counted, not sent."""
-
-    def __init__(self, profile):
-        from cheesefw.hal.base import Board
-
-        self._base = Board
-        self.profile = profile
-        self.pixel_count = profile["led"]["count"]
-        self.pins = {}
-        self.frames = 0
-        self.now = 0
-
-    def show(self, frame):
-        self.frames += 1
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def poll(self):
-        pass
-
-    def console_read(self):
-        return b""
-
-    def console_write(self, text):
-        pass
-
-    def random_seed(self):
-        return 99
-
-    def read_file(self, name):
-        with open(name, "rb") as f:
-            return f.read()
-
-    def write_file(self, name, data):
-        pass
-
-    def open(self, name, mode="r"):
-        raise OSError(2)  # no journal: a fresh board
-
-    def append_file(self, name, text):
-        pass
-
-    def remove_file(self, name):
-        pass
 
 
 def bench_tick():
