@@ -40,13 +40,16 @@ class Painter:
         self.rgb = {}
         for key in palette:
             self.rgb[key] = bytes(palette[key])
+            if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
+                self.rgb[int(key)] = self.rgb[key]
         self.dim = {}
         for key in self.rgb:
             self.dim[key] = bytes(c // 8 for c in self.rgb[key])
         self._blank = None
 
     def colour(self, key, default=WHITE):
-        return self.rgb.get(str(key), default)
+        rgb = self.rgb.get(key)
+        return rgb if rgb is not None else self.rgb.get(str(key), default)
 
     def paint(self, frame, view, now, players, offer=None, seat=None, signal=None):
         """Draw the whole board into frame.
@@ -71,18 +74,21 @@ class Painter:
         marks = {}
         for space, kind in view["marks"]:
             marks.setdefault(space, kind)
-        for space in self.spaces:
-            pixels = self.map[space]
+        spaces_map = self.map
+        for space in self.spaces:  # the hot loop: locals, and slice copies inline
+            pixels = spaces_map[space]
             owners = by_space.get(space)
             if owners:
                 k = len(owners)
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
                 for j in range(len(pixels)):
-                    _set(frame, pixels[j], colour(owners[(shift + j) % k]))
+                    i = 3 * pixels[j]
+                    frame[i:i + 3] = colour(owners[(shift + j) % k])
             else:  # a mark, or the bare space glowing faintly so the track stays visible
                 rgb = colour(marks[space]) if space in marks else empty
                 for p in pixels:
-                    _set(frame, p, rgb)
+                    i = 3 * p
+                    frame[i:i + 3] = rgb
         if offer is not None and blink_on:
             for space in offer.get("spaces", ()):
                 for p in self.map.get(space, ()):
