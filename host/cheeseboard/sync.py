@@ -41,8 +41,10 @@ def pull(client, name):
 
 def push(client, name, data):
     """Send a table in chunks and commit it; the board's reply to the commit."""
-    client.pipeline(_puts(name, data))  # the chunks go out back to back, replies follow
-    return client.request("commit", name=name, sha256=hashlib.sha256(data).hexdigest())
+    # The chunks and the commit go out back to back; the replies follow. The board reads
+    # its console in order, so the commit is taken after the last chunk.
+    commit = ("commit", {"name": name, "sha256": hashlib.sha256(data).hexdigest()})
+    return client.pipeline(_puts(name, data) + [commit])[-1]
 
 
 def _puts(name, data):
