@@ -68,6 +68,9 @@ def test_a_table_in_play_stays_until_the_next_game(vboard, tmp_path):
     choose_options(table, "kitchen", {})
     reply = sync.push(vboard.client, "kitchen", house_rule(tmp_path, cheese=7).read_bytes())
     assert reply["applies"] == "next game"
+    status = json.loads((vboard.flash_dir / "profile.json").read_text())["status"]
+    vboard.link.wait_for(lambda s: s.pixel(status) == (0, 200, 255), timeout=3,
+                         what="the status light saying a new table is in")
     assert table.state()["status"]["goal"] == 10  # this game keeps its table
     vboard.link.press("back", hold_ms=1000)  # a long press abandons the game
     table.wait(1200)

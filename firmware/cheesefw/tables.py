@@ -117,7 +117,7 @@ class Tables:
         try:
             with self.board.open(new, "r") as f:
                 table = json.load(f)
-            load(name).State(table, {})  # the checks the board makes before every game
+            load(name).check_table(table)  # the checks the board makes before every game
         except (ValueError, TypeError, KeyError) as e:
             self.board.remove_file(new)
             raise ValueError("refused, the board keeps its table: %s" % e) from None

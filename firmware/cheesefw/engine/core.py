@@ -16,6 +16,7 @@ from cheesefw.games import load
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
 TABLE_COMMANDS = ("tables", "get", "put", "commit")
+TABLE_SIGNAL_MS = 2000  # the status light shows a new table is in, for the next game
 
 LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
 
@@ -41,7 +42,11 @@ class Engine:
                 from cheesefw.tables import Tables
 
                 self._tables = Tables(self.board, self.in_play, GAME_TABLE)
-            return self._tables.handlers()[name](request)
+            reply = self._tables.handlers()[name](request)
+            if reply.get("applies") == "next game":  # say so on the board too
+                self.scene.signal = "new-rules"
+                self.scene.signal_until = self.board.ticks_ms() + TABLE_SIGNAL_MS
+            return reply
 
         return run
 

@@ -19,6 +19,7 @@ _SIGNALS = {
     "refused": b"\xff\x00\x00",
     "window": b"\xff\x78\x00",
     "rolling": WHITE,
+    "new-rules": b"\x00\xc8\xff",  # a new rule table came in: it applies from the next game
 }
 
 
@@ -103,7 +104,7 @@ class Painter:
             for j in range(lit):
                 _set(frame, self.meter[j], colour("meter"))
         if signal is not None:
-            _set(frame, self.status, colour(signal, _SIGNALS.get(signal, WHITE)))
+            _set(frame, self.status, _SIGNALS.get(signal, WHITE))  # the engine's, not a game's
         elif offer is not None and offer.get("mark"):
             _set(frame, self.status, colour(offer["mark"]))
 

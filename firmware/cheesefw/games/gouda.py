@@ -42,6 +42,7 @@ from cheesefw.games.gouda_powers import (
     W_ROLL,
     Powers,
     board_for,
+    read_board,
     read_options,
 )
 
@@ -53,6 +54,12 @@ OPTIONS = (
     ("festival", (False, True)),
     ("extra_cheese", (False, True)),  # the designer's cheeses along the course, scored by place
 )
+
+
+def check_table(rules):
+    """Check a rule table as a game would read it (ValueError naming the field), keeping
+    nothing: what the board runs before it accepts a new table."""
+    read_board(rules)
 
 
 class State(Powers):

@@ -90,6 +90,17 @@ class Board:
             if (i == self.top) == (up[i] != 0):  # the top alone has no way up
                 want = "no space above" if i == self.top else "a space above"
                 raise ValueError(f"rules.spaces.{ids[i]}.up: expected {want}")
+        for s in self.start:  # a race that cannot end is refused: the top, from every start
+            seen = reach = 1 << s
+            while reach and not seen >> self.top & 1:
+                ahead = 0
+                for i in range(S):
+                    if reach >> i & 1:
+                        ahead |= up[i]
+                reach = ahead & ~seen
+                seen |= ahead
+            if not seen >> self.top & 1:
+                raise ValueError(f"rules.start.{ids[s]}: expected a way up to {ids[self.top]}")
         for x in _field(rules, "lat", list):
             _id(x, "lat", ids)
         dice = _field(rules, "dice", dict)
@@ -207,14 +218,19 @@ class Board:
 _CACHE = [None, None]  # the last rule table read and its Board: states share it, never copy it
 
 
+def read_board(rules):
+    """A new Board from a parsed rule table; ValueError naming the field when it is bad."""
+    try:
+        return Board(rules)
+    except (TypeError, KeyError, IndexError, AttributeError) as e:
+        # A shape the checks above did not foresee: still a clear refusal, never a crash.
+        raise ValueError("rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
+
+
 def board_for(rules):
     """The Board of a parsed rule table (read once per table)."""
     if _CACHE[0] is not rules:
-        try:
-            b = Board(rules)
-        except (TypeError, KeyError, IndexError, AttributeError) as e:
-            # A shape the checks above did not foresee: still a clear refusal, never a crash.
-            raise ValueError("rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
+        b = read_board(rules)
         _CACHE[0] = rules
         _CACHE[1] = b
     return _CACHE[1]

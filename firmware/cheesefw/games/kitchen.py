@@ -27,6 +27,19 @@ OPTIONS = (
 )
 
 
+def check_table(rules):
+    """The Board of a rule table, checked as play reads it (ValueError naming the field)."""
+    try:
+        board = Board(rules)
+        check_rules(rules, board, KINDS)
+    except (TypeError, KeyError, IndexError, AttributeError) as e:
+        # A shape the checks did not foresee: still a clear refusal, never a crash.
+        raise ValueError(
+            "kitchen rules: malformed table (%s: %s)" % (type(e).__name__, e)
+        ) from None
+    return board
+
+
 def bot_players(options):
     """The seats the board itself plays: the cat, the mice, or both, as the players asked."""
     return [side for side, key in ((MICE, "mice"), (CAT, "cat")) if options.get(key) == "board"]
@@ -76,14 +89,7 @@ class State:
         # Only the parts play reads: the rest of the parsed table (palette, grid) can be freed.
         self.rules = {k: rules[k] for k in ("dice", "house", "win", "deck")}
         self.options = choose_options(OPTIONS, options)
-        try:
-            self.board = board = Board(rules)
-            check_rules(rules, board, KINDS)
-        except (TypeError, KeyError, IndexError, AttributeError) as e:
-            # A shape the checks did not foresee: still a clear refusal, never a crash.
-            raise ValueError(
-                "kitchen rules: malformed table (%s: %s)" % (type(e).__name__, e)
-            ) from None
+        self.board = board = check_table(rules)
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
