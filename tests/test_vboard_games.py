@@ -21,7 +21,7 @@ def test_a_whole_kitchen_game_with_buttons_only(vboard):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", [{"players": 2}, {"players": 4, "powers": True,
+@pytest.mark.parametrize("options", [{"players": 2}, {"players": 2, "powers": True,
                                                       "festival": True}])
 def test_a_whole_gouda_game_with_buttons_only(vboard, options):
     vboard.wait_protocol()
