@@ -19,11 +19,6 @@ def put(frame, pixel, rgb):
     frame[i + 2] = rgb[2]
 
 
-def scale(rgb, num, den):
-    """A colour dimmed to num/den of its brightness."""
-    return (rgb[0] * num // den, rgb[1] * num // den, rgb[2] * num // den)
-
-
 class PowerLimiter:
     def __init__(self, led):
         self.ma_full_white = led.get("ma_full_white", 60)
