@@ -73,14 +73,15 @@ def test_profile_on_the_flash_is_the_hardware_profile(tmp_path):
     from cheeseboard.sim import flash
 
     folder = flash.prepare(PROFILE, tmp_path / "f")
-    assert json.loads((folder / "profile.json").read_text()) == PROFILE
-    # as a flashed board has it: main.py as source, every module compiled to .mpy
-    assert (folder / "main.py").exists() and (folder / "cheesefw" / "app.mpy").exists()
-    assert [p.name for p in folder.rglob("*.py")] == ["main.py"]
-    assert (folder / "rules" / "gouda.json").exists()
+    slot = folder / json.loads((folder / "slot.json").read_text())["active"]
+    assert json.loads((slot / "profile.json").read_text()) == PROFILE
+    # as a flashed board has it: the loader as source, every module compiled to .mpy
+    assert (folder / "main.py").exists() and (slot / "cheesefw" / "app.mpy").exists()
+    assert sorted(p.name for p in folder.rglob("*.py")) == ["boot.py", "main.py"]
+    assert (slot / "rules" / "gouda.json").exists()
     assert not list(folder.rglob("__pycache__"))
     source = flash.prepare(PROFILE, tmp_path / "g", source=True)
-    assert (source / "cheesefw" / "app.py").exists()
+    assert (source / "slot_a" / "cheesefw" / "app.py").exists()
 
 
 def test_cheeseboard_test_runs_the_board_tests_with_a_summary():

@@ -10,6 +10,7 @@ import pytest
 from engine_driver import VirtualTable, choose_options
 
 from cheeseboard import sync
+from cheeseboard.paths import load_profile
 from cheeseboard.protocol import ProtocolError
 
 pytestmark = pytest.mark.board
@@ -68,7 +69,7 @@ def test_a_table_in_play_stays_until_the_next_game(vboard, tmp_path):
     choose_options(table, "kitchen", {})
     reply = sync.push(vboard.client, "kitchen", house_rule(tmp_path, cheese=7).read_bytes())
     assert reply["applies"] == "next game"
-    status = json.loads((vboard.flash_dir / "profile.json").read_text())["status"]
+    status = load_profile(vboard.profile)["status"]
     vboard.link.wait_for(lambda s: s.pixel(status) == (0, 200, 255), timeout=3,
                          what="the status light saying a new table is in")
     assert table.state()["status"]["goal"] == 10  # this game keeps its table
@@ -110,7 +111,7 @@ def test_a_power_cut_during_a_sync_leaves_the_old_table_or_the_new(make_vboard, 
     flash = tmp_path / "flash"
     board = make_vboard(flash_dir=flash)
     board.wait_protocol()
-    old = (flash / "rules/kitchen.json").read_bytes()
+    old = KITCHEN  # the firmware's default, in its slot
     table = json.loads(KITCHEN)
     table["win"]["cheese"] = 9
     table["palette"]["note"] = [1, 2, 3]

@@ -4,11 +4,12 @@ import gc
 import json
 import sys
 
-from cheesefw import VERSION, hal, protocol, render
+from cheesefw import HOME, VERSION, hal, protocol, render
 from cheesefw.buttons import Buttons
 
 TICK_MS = 10
-PROFILE_FILE = "profile.json"
+PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
+UP_MS = 1000  # a new firmware counts as up once its main loop has run this long
 
 
 class App:
@@ -69,11 +70,16 @@ class App:
                 board.show(self._out)
                 self.frames_written += 1
 
-    def run(self):
+    def run(self, up=None):
+        """Tick forever; call up() once, when the loop has run for UP_MS."""
         board = self.board
+        began = board.ticks_ms()
         while True:
             start = board.ticks_ms()
             self.tick()
+            if up and board.ticks_diff(start, began) >= UP_MS:
+                up()
+                up = None
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
             if left > 0:
                 board.sleep_ms(left)
@@ -89,7 +95,7 @@ def _pack(pixels):
 
 def load_profile():
     """The board's hardware profile, with its pixel lists packed into bytes to save heap."""
-    with open(PROFILE_FILE) as f:
+    with open(HOME + PROFILE_FILE) as f:
         profile = json.load(f)
     for key in ("die", "seats", "meter"):
         if key in profile:
@@ -103,7 +109,9 @@ def load_profile():
     return profile
 
 
-def main():
+def main(up=None):
+    """Run the board; up() is called once the main loop has run for UP_MS (main.py's
+    health check of a new firmware)."""
     profile = load_profile()
     from cheesefw import profile_check
 
@@ -120,4 +128,4 @@ def main():
     board = hal.open_board(profile)
     from cheesefw.engine.core import Engine
 
-    App(board, Engine(board)).run()
+    App(board, Engine(board)).run(up)

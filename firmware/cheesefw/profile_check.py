@@ -9,6 +9,8 @@ one game at a time, that game's rule table.
 
 import json
 
+from cheesefw import rules_file
+
 BUTTONS = ("prev", "next", "ok", "back", "roll")  # the engine's intents need all five
 
 
@@ -23,7 +25,7 @@ def space_ids(rules):
 def read_rules(game):
     """The rule table on the board's flash, or None when the board has no such game."""
     try:
-        with open("rules/%s.json" % game) as f:
+        with open(rules_file(game)) as f:
             return json.load(f)
     except OSError:
         return None

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 
+from cheesefw import rules_file
 from cheesefw.games import GAMES, load
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
@@ -20,9 +21,17 @@ MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSO
 
 
 def path(name):
+    """Where a synced table goes: rules/ at the root of the flash, beside the firmware's
+    slots, so that it outlives a firmware update."""
     if name not in GAMES:
         raise ValueError("name: expected one of %s, got %r" % (GAMES, name))
     return "rules/%s.json" % name
+
+
+def current(name):
+    """The table the board plays: the synced one, else the firmware's default."""
+    path(name)
+    return rules_file(name)
 
 
 def sha256_hex(board, name):
@@ -63,7 +72,7 @@ class Tables:
     def cmd_tables(self, request):
         out = []
         for name in sorted(GAMES):
-            p = path(name)
+            p = current(name)
             digest = sha256_hex(self.board, p)
             if digest is None:
                 continue
@@ -79,7 +88,7 @@ class Tables:
             return None
 
     def cmd_get(self, request):
-        p = path(request.get("name"))
+        p = current(request.get("name"))
         offset = _offset(request)
         size = _size(p)
         if size is None:
@@ -99,6 +108,11 @@ class Tables:
         data = _chunk(request)
         if len(data) > MAX_PUT:
             raise ValueError("data: expected at most %d bytes, got %d" % (MAX_PUT, len(data)))
+        if offset == 0:
+            try:
+                os.mkdir("rules")  # the first table synced to a freshly flashed board
+            except OSError:
+                pass
         with self.board.open(p, "wb" if offset == 0 else "ab") as f:
             f.write(data)
         return {"received": offset + len(data)}
@@ -126,7 +140,7 @@ class Tables:
         if later and _size(self.kept) is None:
             # The game in progress keeps its table, for a resume: a copy, written atomically
             # before the new table replaces the old, so that rules/ never lacks one.
-            self.board.write_file(self.kept, self.board.read_file(p))
+            self.board.write_file(self.kept, self.board.read_file(current(name)))
         self.board.rename(new, p)
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
 

@@ -40,7 +40,8 @@ def build_tree(src_root, dst_root, arch=None):
     src_root, dst_root = Path(src_root), Path(dst_root)
     for src in sorted(src_root.rglob("*")):
         rel = src.relative_to(src_root)
-        if "__pycache__" in rel.parts or src.suffix == ".pyc" or src.is_dir():
+        hidden = any(part.startswith(".") or part == "__pycache__" for part in rel.parts)
+        if hidden or src.suffix == ".pyc" or src.is_dir():
             continue
         dst = dst_root / rel
         dst.parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ a game's rules: the game module is loaded by name when it is chosen.
 import gc
 import json
 
+from cheesefw import rules_file
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
@@ -118,7 +119,8 @@ class Engine:
 
 
 def load_rules(board, game):
-    data = board.read_file("rules/%s.json" % game)
+    name = rules_file(game)
+    data = board.read_file(name)
     if data is None:
-        raise OSError("rules/%s.json is missing" % game)
+        raise OSError(name + " is missing")
     return json.loads(data)

@@ -1,31 +1,18 @@
 """The virtual board's flash: a folder that stays, as LittleFS does on a real board."""
 
-import json
-import shutil
 import tempfile
 from pathlib import Path
 
-from cheeseboard import build, paths
-
-PROFILE_FILE = "profile.json"
-
-
-def _ignore(directory, names):
-    return [n for n in names if n == "__pycache__" or n.endswith(".pyc")]
+from cheeseboard import image
 
 
 def install_firmware(flash_dir, profile, source=False):
-    """Put the current firmware/ and the board's profile onto a flash folder.
-
-    As a flashed board has it: modules compiled to .mpy (source=True copies the .py
-    files instead, for reading tracebacks with line text or editing on the board).
-    """
-    flash_dir = Path(flash_dir)
-    if source:
-        shutil.copytree(paths.firmware_dir(), flash_dir, ignore=_ignore, dirs_exist_ok=True)
-    else:
-        build.build_tree(paths.firmware_dir(), flash_dir)
-    (flash_dir / PROFILE_FILE).write_text(json.dumps(profile, indent=1))
+    """Lay the current firmware/ and the board's profile onto a flash folder, as
+    `cheeseboard flash` leaves a board: the loader at the root, the firmware in slot_a/
+    with its modules compiled to .mpy (source=True keeps the .py files, for reading
+    tracebacks with line text or editing on the board)."""
+    arch = None  # the virtual board runs on this machine's CPU: .mpy bytecode for any
+    image.write_to_folder(image.make(profile, arch, source=source), flash_dir)
 
 
 def prepare(profile, flash=None, blank=False, source=False):
