@@ -49,7 +49,8 @@ def error_text(e):
 
     buf = io.StringIO()
     sys.print_exception(e, buf)
-    return " | ".join(buf.getvalue().strip().split("\n")[-3:])[-300:]
+    lines = buf.getvalue().strip().split("\n")[-3:]  # where it failed, and why
+    return " | ".join(line.strip() for line in lines)[-300:]
 
 
 state = on_trial()

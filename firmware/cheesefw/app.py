@@ -39,6 +39,7 @@ class App:
             "profile": self.board.profile["name"],
             "platform": sys.platform,
             "heap_free": gc.mem_free(),
+            "slot": _slot_state(),
         }
 
     def cmd_state(self, request):
@@ -83,6 +84,16 @@ class App:
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
             if left > 0:
                 board.sleep_ms(left)
+
+
+def _slot_state():
+    """slot.json: the active firmware slot, and whether a new firmware is on trial (it
+    tells `cheeseboard flash` how an update went)."""
+    try:
+        with open("slot.json") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def _pack(pixels):

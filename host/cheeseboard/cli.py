@@ -6,8 +6,11 @@ import signal
 import subprocess
 import sys
 
-from cheeseboard import __version__, paths, rules_cli
+from cheeseboard import __version__, flash_cli, paths, rules_cli
 from cheeseboard.build import BuildError
+from cheeseboard.deploy import FlashError
+from cheeseboard.link import LinkError
+from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
 
 
@@ -134,6 +137,8 @@ COMMANDS = {
     "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
     "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
     "sync": (do_sync, "send the rule tables that differ to a board"),
+    "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
+    "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
 }
 
 
@@ -150,6 +155,11 @@ def build_parser():
             continue
         if name == "sync":
             rules_cli.add_sync_parser(sub)
+            continue
+        if name == "flash":
+            flash_cli.add_parsers(sub)  # flash and info
+            continue
+        if name == "info":
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -188,7 +198,8 @@ def main(argv=None):
     try:
         return handler(args)
     except (CommandError, ProtocolError, paths.ProfileError, FileNotFoundError,
-            NotADirectoryError, FileExistsError, BuildError) as e:
+            NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
+            PortError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

@@ -49,8 +49,10 @@ class Image:
 
     def payload_bytes(self):
         """The bytes a full flash must move: every file, the manifest too."""
-        return sum(map(len, self.loader.values())) + sum(map(len, self.files.values())) + len(
-            self.manifest_bytes()
+        return (
+            sum(map(len, self.loader.values()))
+            + sum(map(len, self.files.values()))
+            + len(self.manifest_bytes())
         )
 
 
@@ -58,7 +60,7 @@ def firmware_version(firmware):
     text = (Path(firmware) / "cheesefw" / "__init__.py").read_text()
     m = re.search(r'^VERSION = "([^"]+)"', text, re.M)
     if not m:
-        raise build.BuildError("cheesefw/__init__.py: no VERSION = \"...\" line")
+        raise build.BuildError('cheesefw/__init__.py: no VERSION = "..." line')
     return m.group(1)
 
 
@@ -104,6 +106,7 @@ def write_to_folder(image, flash_dir, slot=SLOTS[0]):
     (The virtual board's flash folder, created without a flash over the wire.)
     """
     flash_dir = Path(flash_dir)
+    flash_dir.mkdir(parents=True, exist_ok=True)
     for rel, data in image.loader.items():
         (flash_dir / rel).write_bytes(data)
     for rel, data in image.files.items():

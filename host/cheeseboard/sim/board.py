@@ -53,6 +53,7 @@ class VirtualBoard:
         self.frame = None  # the last LED frame, as bytes (R, G, B per pixel)
         self.frame_seq = 0
         self.boots = 0
+        self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
         self.listeners = []  # callables(event: dict), called from the I/O thread
         self._lock = threading.RLock()
         self._sel = selectors.DefaultSelector()
@@ -264,6 +265,7 @@ class VirtualBoard:
         except (BlockingIOError, OSError):
             return
         self._wire["in"].spend(len(data))
+        self.bytes_in += len(data)
         with self._lock:
             if not self.is_on:
                 return  # a board without power hears nothing
@@ -313,6 +315,7 @@ class VirtualBoard:
         except (BlockingIOError, OSError):
             return
         self._wire["out"].spend(n)
+        self.bytes_out += n
         del self._tx[:n]
 
     def _from_side(self):

@@ -75,7 +75,8 @@ class ControlServer:
             board.hard_reset()
         elif op == "status":
             self._send(conn, {"ev": "status", "on": board.is_on, "boots": board.boots,
-                              "frame_seq": board.frame_seq, "pty": board.pty_path})
+                              "frame_seq": board.frame_seq, "pty": board.pty_path,
+                              "bytes_in": board.bytes_in, "bytes_out": board.bytes_out})
         else:
             raise ValueError("unknown op %r" % op)
 

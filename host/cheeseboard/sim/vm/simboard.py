@@ -17,9 +17,11 @@ inp = None
 _poll = None
 
 
-def connect(out_fd, in_fd):
+def connect(out_fd, in_fd, board=None):
     """Open the side channel's two pipes (inherited from the simulator)."""
     global out, inp, _poll
+    if board:
+        sys.modules["os"].machine = board
     out = open("/dev/fd/%d" % out_fd, "wb")
     inp = open("/dev/fd/%d" % in_fd, "rb")
     _poll = select.poll()
@@ -62,7 +64,24 @@ class _Machine(_Module):
         return 125_000_000
 
 
+class _Uname:
+    """os.uname() as a board gives it: machine names the board the simulator plays."""
+
+    def __init__(self, machine):
+        impl = sys.implementation
+        version = ".".join(str(v) for v in impl.version[:3])
+        self.sysname = self.nodename = sys.platform
+        self.release = version
+        self.version = "v%s (virtual board)" % version
+        self.machine = machine
+
+
 class _Os(_Module):
+    machine = "virtual board"
+
+    def uname(self):
+        return _Uname(self.machine)
+
     def ilistdir(self, path=""):
         """Entries with their size, as LittleFS gives them (VfsPosix leaves it out)."""
         for entry in _os.ilistdir(path):

