@@ -3,10 +3,19 @@
 A board imports a .mpy without compiling it, which saves the heap that the
 compiler would need (the Gouda race's modules need over 100 KB to compile from
 source). `main.py` and `boot.py` stay source, as the board runs them by name.
+
+Each compiled module is kept in a cache (~/.cache/cheeseboard/mpy, or
+$CHEESEBOARD_CACHE), named by a hash of what went into it: its source, its name
+on the board, the architecture and the mpy-cross binary. A flash after a small
+change compiles only the changed modules; the rest compile in parallel.
 """
 
+import hashlib
+import os
 import shutil
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cheeseboard.paths import command
@@ -25,19 +34,37 @@ def mpy_cross():
         raise BuildError(str(e)) from None
 
 
+def cache_dir():
+    default = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cheeseboard"
+    return Path(os.environ.get("CHEESEBOARD_CACHE") or default) / "mpy"
+
+
 def compile_module(src, dst, name, arch=None):
     """Compile one module to .mpy; name is its path on the board (for tracebacks)."""
-    cmd = [mpy_cross(), "-o", str(dst), "-s", name]
-    if arch:
-        cmd.append("-march=" + arch)
-    r = subprocess.run(cmd + [str(src)], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise BuildError("%s: %s" % (name, r.stderr.strip() or r.stdout.strip()))
+    tool = mpy_cross()
+    stat = os.stat(tool)
+    key = hashlib.sha256(
+        ("%s\0%s\0%s\0%d\0%d\0" % (name, arch, tool, stat.st_size, stat.st_mtime_ns)).encode()
+        + Path(src).read_bytes()
+    ).hexdigest()
+    cached = cache_dir() / key[:2] / (key + ".mpy")
+    if not cached.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".tmp")
+        os.close(fd)
+        cmd = [tool, "-o", tmp, "-s", name] + (["-march=" + arch] if arch else []) + [str(src)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            os.unlink(tmp)
+            raise BuildError("%s: %s" % (name, r.stderr.strip() or r.stdout.strip()))
+        os.replace(tmp, cached)  # whole or absent, even with builds running side by side
+    shutil.copyfile(cached, dst)
 
 
 def build_tree(src_root, dst_root, arch=None):
     """Copy a firmware tree, compiling every module but main.py and boot.py to .mpy."""
     src_root, dst_root = Path(src_root), Path(dst_root)
+    jobs = []
     for src in sorted(src_root.rglob("*")):
         rel = src.relative_to(src_root)
         hidden = any(part.startswith(".") or part == "__pycache__" for part in rel.parts)
@@ -46,6 +73,9 @@ def build_tree(src_root, dst_root, arch=None):
         dst = dst_root / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.suffix == ".py" and rel.as_posix() not in SOURCE_ONLY:
-            compile_module(src, dst.with_suffix(".mpy"), rel.as_posix(), arch)
+            jobs.append((src, dst.with_suffix(".mpy"), rel.as_posix(), arch))
         else:
             shutil.copyfile(src, dst)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for future in [pool.submit(compile_module, *job) for job in jobs]:
+            future.result()  # a BuildError surfaces here

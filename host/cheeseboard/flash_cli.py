@@ -39,7 +39,7 @@ def do_flash(args):
     progress = _bar if sys.stdout.isatty() else _lines()
     with _open(args) as link:
         result = deploy.update(
-            link, args.profile, args.firmware, args.force, args.dry_run, progress
+            link, args.profile, args.firmware, args.force, args.dry_run, progress, say=_say
         )
     if result.outcome in ("dry run", "up to date"):
         print("\n".join(result.plan.lines()))
@@ -111,6 +111,10 @@ def do_info(args):
     )
     print("heap:      %.0f KB free before the firmware starts" % (facts["heap_free"] / 1024))
     return 0
+
+
+def _say(text):
+    print(text, flush=True)  # progress as it happens, also into a pipe
 
 
 def _bar(i, n, done, total, name):

@@ -1,0 +1,63 @@
+"""A power cut at a random instant of `cheeseboard flash`: the board then boots a whole
+firmware, the old or the new, never a mix, and the next flash completes."""
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from flashing import active_slot, append, firmware_copy, flash
+
+from cheeseboard import image
+from cheeseboard.paths import load_profile
+
+pytestmark = pytest.mark.board
+
+CUT_WINDOW = 2.5  # seconds after the transfer starts: the upload, the switch, the trial boot
+
+
+@pytest.fixture(scope="module")
+def new_firmware(tmp_path_factory):
+    """A firmware that differs from firmware/ in a few modules (and so in its build)."""
+
+    def change(root):
+        for module in ("app.py", "render.py", "games/gouda.py"):
+            append(root / "cheesefw" / module, "\nUPDATED = 2\n")
+
+    return firmware_copy(tmp_path_factory.mktemp("new"), change=change)
+
+
+@pytest.mark.parametrize("seed", list(range(4)) + [
+    pytest.param(seed, marks=pytest.mark.slow) for seed in range(4, 110)])
+def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboard, tmp_path,
+                                                                        new_firmware, seed):
+    rng = random.Random(seed)
+    flash_dir = tmp_path / "flash"
+    board = make_vboard(flash_dir=flash_dir)
+    board.wait_protocol()
+    old_build = json.loads((flash_dir / "slot.json").read_text())["build"]
+    board.release_console()
+    cmd = [sys.executable, "-m", "cheeseboard", "flash", "--port", board.pty,
+           "--firmware", str(new_firmware)] + (["--force"] if rng.random() < 0.5 else [])
+    flashing = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert flashing.stdout.readline().startswith("flashing firmware")  # the build is done
+        time.sleep(rng.uniform(0, CUT_WINDOW))
+        board.power_cut()
+    finally:
+        flashing.kill()  # the host tool may be anywhere too: the cable is gone
+        flashing.communicate()
+
+    again = make_vboard(flash_dir=flash_dir)
+    hello = again.wait_protocol(timeout=30)
+    slot, manifest = active_slot(flash_dir)  # whole: every file as its manifest says
+    assert hello["slot"]["active"] == slot  # and the firmware that answers is that slot's
+    new_build = image.make(load_profile("pico"), firmware=new_firmware).build_id
+    assert manifest["build"] in (old_build, new_build)
+    result = flash(again, new_firmware)
+    assert result.outcome in ("up", "up to date"), result.error
+    slot, manifest = active_slot(flash_dir)
+    assert manifest["build"] == result.image.build_id
+    assert again.wait_protocol()["slot"]["build"] == result.image.build_id
