@@ -94,7 +94,7 @@ class Link:
         except Exception:  # the port may be gone already: nothing left to close
             pass
 
-    def enter(self, soft_reset=True):
+    def enter(self, soft_reset=True, timeout=10):
         """Stop the running program and enter the raw REPL, then load the agent.
 
         soft_reset gives a fresh heap with only boot.py run (no game, no firmware).
@@ -102,13 +102,37 @@ class Link:
         from mpremote.transport import TransportError
 
         try:
-            self.transport.enter_raw_repl(soft_reset=soft_reset)
+            if not self._answers_raw_repl(timeout):
+                raise TransportError("no raw REPL within %g s" % timeout)
+            self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
         except (TransportError, OSError) as e:
             raise LinkError(
                 "%s answers, but not as MicroPython (%s).\n%s"
                 % (self.port, str(e) or "no raw REPL", ports.install_hint(_port_info(self.port)))
             ) from None
         self.exec(AGENT)
+
+    def _answers_raw_repl(self, timeout):
+        """Whether the device enters the raw REPL when asked, within timeout seconds.
+
+        mpremote waits for that without end when a device keeps talking about something
+        else (a GPS module's sentences), or on a silent pseudo-terminal: ask once, here,
+        with a deadline.
+        """
+        serial = self.transport.serial
+        before = serial.timeout
+        serial.timeout = 0.1
+        try:
+            serial.write(b"\r\x03\r\x01")  # Ctrl-C: stop the program; Ctrl-A: raw REPL
+            seen = b""
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                seen = (seen + serial.read(serial.in_waiting or 1))[-256:]
+                if b"raw REPL; CTRL-B to exit" in seen:
+                    return True
+            return False
+        finally:
+            serial.timeout = before
 
     def exec(self, code, timeout=30):
         """Run code on the board; its output (bytes). A board error raises LinkError."""
