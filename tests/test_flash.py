@@ -11,6 +11,7 @@ import serial
 from flashing import active_slot, append, firmware_copy, flash
 
 from cheeseboard import image
+from cheeseboard.link import Link
 from cheeseboard.paths import load_profile
 
 pytestmark = pytest.mark.board
@@ -169,3 +170,17 @@ def test_the_image_names_every_file_with_its_hash(tmp_path):
         root / "cheesefw" / "app.py", "\nZ = 3\n")))
     assert b.build_id != a.build_id
     assert [p for p in a.files if a.files[p] != b.files[p]] == ["cheesefw/app.mpy"]
+
+
+@pytest.mark.parametrize("packed", [True, False])  # with deflate, and a board without it
+def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
+    board = make_vboard(baud=115200)
+    board.wait_protocol()
+    data = bytes(range(256)) * 8 + b"\x03\x1bc\x1be\x1b\x03" * 50  # the escapes' own bytes too
+    board.release_console()
+    with Link(board.pty) as link:
+        link.enter()
+        link.send_file("bytes.bin", data, packed=packed)
+        assert link.call("check", "slot_a") == []  # and the agent answers on, the slot whole
+    assert (board.flash_dir / "bytes.bin").read_bytes() == data
+    assert not (board.flash_dir / "bytes.bin.part").exists()
