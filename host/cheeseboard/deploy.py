@@ -288,6 +288,8 @@ def watch(link, timeout=UP_TIMEOUT):
             reply = client.request("hello")
         except ProtocolError:
             continue
+        except OSError:  # the port is gone: unplugged, or the board lost its power
+            return None
         if "slot" not in reply:  # a firmware from before slots: the old one is back
             return _read_state(link)
         state = reply["slot"] or {}
