@@ -139,7 +139,7 @@ def test_info_reports_version_slot_profile_flash_and_heap(vboard):
     build = json.loads((vboard.flash_dir / "slot.json").read_text())["build"]
     assert "firmware:  0.1.0 (build %s)" % build in r.stdout
     assert "slot:      slot_a" in r.stdout and "profile:   pico" in r.stdout
-    assert "KB free of" in r.stdout and "KB free before the firmware starts" in r.stdout
+    assert "KB free of 1408 KB" in r.stdout and "KB free before the firmware starts" in r.stdout
     vboard.reopen_console()
     assert vboard.wait_protocol()["firmware"] == "0.1.0"  # info leaves the board playing
 
@@ -184,3 +184,17 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
         assert link.call("check", "slot_a") == []  # and the agent answers on, the slot whole
     assert (board.flash_dir / "bytes.bin").read_bytes() == data
     assert not (board.flash_dir / "bytes.bin.part").exists()
+
+
+def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(vboard, tmp_path):
+    vboard.wait_protocol()
+    # the Pico's 1408 KB filesystem, nearly full of the user's own files
+    (vboard.flash_dir / "recordings.bin").write_bytes(b"\0" * (1160 * 1024))
+    before = {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()}
+    vboard.release_console()
+    r = cheeseboard("flash", "--port", vboard.pty, "--force")
+    assert r.returncode == 1 and "not enough room on the board" in r.stderr, r.stderr
+    assert {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()} == before
+    (vboard.flash_dir / "recordings.bin").unlink()  # room again: the same flash goes through
+    r = cheeseboard("flash", "--port", vboard.pty, "--force")
+    assert r.returncode == 0, r.stderr

@@ -28,7 +28,7 @@ def do_sim(args):
     flash_dir = flash.prepare(profile, args.flash, args.blank, args.source)
     heap = args.heap or profile["heap"]
     board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
-                         baud=args.baud)
+                         baud=args.baud, fs_size=flash.FILESYSTEM.get(profile["platform"], 0))
     control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
     control = ControlServer(board, control_path)
     print(board.pty_path, flush=True)

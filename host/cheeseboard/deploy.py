@@ -37,6 +37,7 @@ ARM = ARCHS[3:9]
 MPY_VERSION = 6  # the .mpy version mpy-cross writes (`mpy-cross --version`)
 MIN_MICROPYTHON = (1, 22)
 UP_TIMEOUT = 30.0  # seconds for a new firmware to come up (and for a rollback to finish)
+BLOCK = 4096  # a filesystem block (LittleFS on RP2040 and ESP32)
 SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this machine
 DEFAULT_PROFILE = {"rp2": "pico", "esp32": "esp32", SIMULATOR: "pico"}  # by sys.platform
 
@@ -152,14 +153,36 @@ def make_plan(link, image, facts, force=False):
     have = link.call("listing", slot)
     there = link.call("listing", active) if active and not force else {}
     for p in sorted(image.files):
-        if not force and have.get(p) == short[p]:
+        if not force and have.get(p, [None])[0] == short[p]:
             plan.keep.append(p)
-        elif there.get(p) == short[p]:
+        elif there.get(p, [None])[0] == short[p]:
             plan.copy.append(p)
         else:
             plan.upload.append(p)
     plan.remove = sorted(p for p in have if p not in image.files and p != images.MANIFEST)
+    _check_room(plan, image, have, facts.get("flash_free"))
     return plan
+
+
+def _blocks(size):
+    return max(1, -(-size // BLOCK))
+
+
+def _check_room(plan, image, have, free):
+    """Refuse a flash that would fill the board's flash (before anything is written)."""
+    if free is None:
+        return
+    written = plan.upload + plan.copy
+    need = sum(_blocks(len(image.files[p])) for p in written)
+    need += sum(_blocks(len(image.loader[p])) for p in plan.loader)  # beside the old ones
+    need += 2 * _blocks(len(image.manifest_bytes()))
+    freed = sum(_blocks(have[p][1]) for p in written + plan.remove if p in have)
+    if (need - freed) * BLOCK > free:
+        raise FlashError(
+            "not enough room on the board: the new firmware needs %d KB more, %d KB are free "
+            "(remove files you put there yourself: `mpremote fs ls`)"
+            % ((need - freed) * BLOCK // 1024, free // 1024)
+        )
 
 
 def update(link, profile=None, firmware=None, force=False, dry_run=False, progress=None, say=print):

@@ -115,8 +115,8 @@ def _has(name):
 
 
 def listing(slot):
-    """Every file of a slot with its hash (16 hex digits)."""
-    _out({rel: _sha(full)[:16] for rel, full in _walk(slot)})
+    """Every file of a slot: its hash (16 hex digits) and size."""
+    _out({rel: [_sha(full)[:16], os.stat(full)[6]] for rel, full in _walk(slot)})
 
 
 def check(slot, manifest="manifest.json"):

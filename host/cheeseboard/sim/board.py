@@ -45,8 +45,10 @@ class BoardError(Exception):
 class VirtualBoard:
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
 
-    def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None):
+    def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None,
+                 fs_size=0):
         self.flash_dir = Path(flash_dir)
+        self.fs_size = fs_size  # the filesystem size os.statvfs reports (0: the host disk's)
         self.heap = int(heap)
         self.name = name
         self.micropython = micropython or vmfiles.micropython_binary()
@@ -146,6 +148,7 @@ class VirtualBoard:
             str(side_out_w),
             str(side_in_r),
             self.name,
+            str(self.fs_size),
         ]
         self._proc = subprocess.Popen(
             argv,

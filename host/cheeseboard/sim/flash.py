@@ -5,6 +5,11 @@ from pathlib import Path
 
 from cheeseboard import image
 
+# The filesystem MicroPython makes on each platform's reference board (RPI_PICO: 1408 KB of
+# its 2 MB flash; ESP32_GENERIC: the 2 MB "vfs" partition of 4 MB; CircuitPython on a Pico:
+# about 1 MB of CIRCUITPY).
+FILESYSTEM = {"rp2": 1408 * 1024, "esp32": 2048 * 1024, "circuitpython": 1024 * 1024}
+
 
 def install_firmware(flash_dir, profile, source=False):
     """Lay the current firmware/ and the board's profile onto a flash folder, as

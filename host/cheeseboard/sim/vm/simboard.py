@@ -17,11 +17,12 @@ inp = None
 _poll = None
 
 
-def connect(out_fd, in_fd, board=None):
+def connect(out_fd, in_fd, board=None, fs_size=0):
     """Open the side channel's two pipes (inherited from the simulator)."""
     global out, inp, _poll
     if board:
         sys.modules["os"].machine = board
+    sys.modules["os"].fs_size = fs_size
     out = open("/dev/fd/%d" % out_fd, "wb")
     inp = open("/dev/fd/%d" % in_fd, "rb")
     _poll = select.poll()
@@ -78,9 +79,19 @@ class _Uname:
 
 class _Os(_Module):
     machine = "virtual board"
+    fs_size = 0  # bytes of the board's filesystem; 0: report the host's disk
 
     def uname(self):
         return _Uname(self.machine)
+
+    def statvfs(self, path):
+        """The board's filesystem as LittleFS would report it: 4 KB blocks, a file taking
+        its size in whole blocks, a folder a metadata pair (an estimate of LittleFS's use)."""
+        if not self.fs_size:
+            return _os.statvfs(path)
+        blocks = self.fs_size // 4096
+        free = max(0, blocks - 2 - _blocks_used(""))
+        return (4096, 4096, blocks, free, free, 0, 0, 0, 0, 255)
 
     def ilistdir(self, path=""):
         """Entries with their size, as LittleFS gives them (VfsPosix leaves it out)."""
@@ -89,6 +100,17 @@ class _Os(_Module):
             full = (path.rstrip("/") + "/" + name) if path else name
             size = 0 if entry[1] == 0x4000 else _os.stat(full)[6]
             yield (name, entry[1], entry[2], size)
+
+
+def _blocks_used(top):
+    used = 0
+    for entry in _os.ilistdir(top or "/"):
+        full = (top + "/" + entry[0]) if top else entry[0]
+        if entry[1] == 0x4000:
+            used += 2 + _blocks_used(full)
+        else:
+            used += max(1, (_os.stat(full)[6] + 4095) // 4096)
+    return used
 
 
 sys.modules["machine"] = _Machine(_machine)

@@ -1,7 +1,7 @@
 # The virtual board's "ROM": what a MicroPython board does between power-on and
 # your code, re-enacted on the MicroPython unix port.
 #
-#   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME
+#   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME [FS_BYTES]
 #
 # It mounts FLASH_DIR as the board's filesystem, runs boot.py (and main.py when
 # MODE is "friendly"), then speaks the friendly REPL, the raw REPL and raw-paste
@@ -285,7 +285,8 @@ def boot(argv):
     # The simulator's stand-ins load before the flash hides the host's files.
     import simboard
 
-    simboard.connect(int(side_out), int(side_in), board)
+    fs_size = int(argv[6]) if len(argv) > 6 else 0
+    simboard.connect(int(side_out), int(side_in), board, fs_size)
     mount_flash(flash)
     import builtins
 
