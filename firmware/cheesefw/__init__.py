@@ -15,13 +15,20 @@ def _home():
 HOME = _home()
 
 
-def rules_file(game):
-    """The game's rule table: one synced to the board (rules/ at the root of the flash)
-    wins over the default that came with the firmware (rules/ in HOME)."""
+def rules_files(game):
+    """Where the game's rule table may be, first found wins: one synced to the board (rules/
+    at the root of the flash), then the default that came with the firmware (in HOME)."""
     name = "rules/%s.json" % game
-    if HOME:
+    return (name, HOME + name) if HOME else (name,)
+
+
+def rules_file(game):
+    """The game's rule table on the flash (the last place to look, when there is none)."""
+    places = rules_files(game)
+    for name in places[:-1]:
         try:
             os.stat(name)
+            return name
         except OSError:
-            return HOME + name
-    return name
+            pass
+    return places[-1]

@@ -8,7 +8,7 @@ a game's rules: the game module is loaded by name when it is chosen.
 import gc
 import json
 
-from cheesefw import rules_file
+from cheesefw import rules_files
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
@@ -119,8 +119,8 @@ class Engine:
 
 
 def load_rules(board, game):
-    name = rules_file(game)
-    data = board.read_file(name)
-    if data is None:
-        raise OSError(name + " is missing")
-    return json.loads(data)
+    for name in rules_files(game):
+        data = board.read_file(name)
+        if data is not None:
+            return json.loads(data)
+    raise OSError("rules/%s.json is missing" % game)
