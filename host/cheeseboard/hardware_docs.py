@@ -103,13 +103,15 @@ def readme(profiles):
     for p in profiles:
         out.append("- `%s`: %s\n" % (p["name"], FLASH[p["platform"]]))
     out.append(
-        "\nThen copy the cheeseboard firmware and the board's profile (as `profile.json`) "
-        "onto it, from a checkout, with `mpremote` (for CircuitPython, copy the same files "
-        "onto the CIRCUITPY drive):\n\n```sh\n"
-        "mpremote connect /dev/ttyACM0 fs cp -r firmware/cheesefw firmware/rules "
-        "firmware/main.py :\n"
-        "mpremote connect /dev/ttyACM0 fs cp hardware/profiles/pico.json :profile.json\n"
-        "mpremote connect /dev/ttyACM0 reset\n```\n\n"
+        "\nThen, from a checkout, install the cheeseboard firmware with the board's profile "
+        "(it finds the board by its USB ids; `--port` names one):\n\n```sh\n"
+        ".venv/bin/cheeseboard flash --profile pico\n"
+        ".venv/bin/cheeseboard info\n```\n\n"
+        "It sends only what changed, checks it on the board, and goes back to the old "
+        "firmware if the new one fails to come up ([docs/flashing.md](../docs/flashing.md)). "
+        "CircuitPython boards are not flashed this way: copy `firmware/cheesefw`, "
+        "`firmware/rules` and `firmware/main.py` onto the CIRCUITPY drive, and the profile "
+        "as `profile.json`.\n\n"
         "At boot the firmware checks `profile.json`; a wrong one stops it with a line per "
         "fault on the console (`mpremote connect /dev/ttyACM0 repl`), such as "
         "`profile.json: maps.gouda.m3: pixel 70 is past led.count 64`.\n\n"
