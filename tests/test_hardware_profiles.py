@@ -114,10 +114,13 @@ for line in open(%r):
 
 @pytest.mark.board
 def test_main_refuses_a_bad_profile_on_the_console(tmp_path):
-    shutil.copytree(FIRMWARE / "rules", tmp_path / "rules")
+    # a board with the firmware at the root of its flash, beside its profile
+    for part in ("rules", "cheesefw"):
+        shutil.copytree(FIRMWARE / part, tmp_path / part)
     bad = mutate(_set("maps.gouda.m3", [29, 70]))
     (tmp_path / "profile.json").write_text(json.dumps(bad))
-    out = run_mp("from cheesefw import app\napp.main()\nprint('returned')", cwd=tmp_path)
+    out = run_mp("from cheesefw import app\napp.main()\nprint('returned')", cwd=tmp_path,
+                 path=(tmp_path,))
     assert "profile.json: maps.gouda.m3: pixel 70 is past led.count 64" in out
     assert out.rstrip().endswith("returned")  # stopped before the main loop, no traceback
 

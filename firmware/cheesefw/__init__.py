@@ -1,34 +1,3 @@
 """cheeseboard firmware: the package copied onto the board next to main.py."""
 
-import os
-
 VERSION = "0.1.0"
-
-
-def _home():
-    # The folder the firmware was flashed into ("/slot_a/"), found from where this
-    # package was imported; "" when the package sits at the root of the flash.
-    i = __file__.rfind("cheesefw/")
-    return __file__[:i] if i > 0 else ""
-
-
-HOME = _home()
-
-
-def rules_files(game):
-    """Where the game's rule table may be, first found wins: one synced to the board (rules/
-    at the root of the flash), then the default that came with the firmware (in HOME)."""
-    name = "rules/%s.json" % game
-    return (name, HOME + name) if HOME else (name,)
-
-
-def rules_file(game):
-    """The game's rule table on the flash (the last place to look, when there is none)."""
-    places = rules_files(game)
-    for name in places[:-1]:
-        try:
-            os.stat(name)
-            return name
-        except OSError:
-            pass
-    return places[-1]

@@ -4,8 +4,9 @@ import gc
 import json
 import sys
 
-from cheesefw import HOME, VERSION, hal, protocol, render
+from cheesefw import VERSION, hal, protocol, render
 from cheesefw.buttons import Buttons
+from cheesefw.home import HOME
 
 TICK_MS = 10
 PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware

@@ -9,7 +9,7 @@ one game at a time, that game's rule table.
 
 import json
 
-from cheesefw import rules_file
+from cheesefw.home import rules_file
 
 BUTTONS = ("prev", "next", "ok", "back", "roll")  # the engine's intents need all five
 

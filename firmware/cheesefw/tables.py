@@ -13,8 +13,8 @@ import hashlib
 import json
 import os
 
-from cheesefw import rules_file
 from cheesefw.games import GAMES, load
+from cheesefw.home import rules_file
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"

@@ -8,12 +8,12 @@ a game's rules: the game module is loaded by name when it is chosen.
 import gc
 import json
 
-from cheesefw import rules_files
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
 from cheesefw.games import load
+from cheesefw.home import rules_files
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
 TABLE_COMMANDS = ("tables", "get", "put", "commit")
