@@ -63,6 +63,14 @@ try:
     from cheesefw import app
 
     app.main(up)
+except KeyboardInterrupt:
+    # Stopped from the console (a host tool's Ctrl-C): no verdict on the new firmware;
+    # the next boot starts its trial again.
+    state = on_trial()
+    if state:
+        state["boots"] = 0
+        write_state(state)
+    raise
 except Exception as e:
     state = on_trial()
     if not state:

@@ -29,8 +29,13 @@ def new_firmware(tmp_path_factory):
     return firmware_copy(tmp_path_factory.mktemp("new"), change=change)
 
 
-@pytest.mark.parametrize("seed", list(range(4)) + [
-    pytest.param(seed, marks=pytest.mark.slow) for seed in range(4, 110)])
+# The default seeds cut, on this machine, during the upload (0, 1) and in the new firmware's
+# trial (42, 86); the slow set cuts at over a hundred instants.
+DEFAULT = (0, 1, 42, 86)
+
+
+@pytest.mark.parametrize("seed", list(DEFAULT) + [
+    pytest.param(seed, marks=pytest.mark.slow) for seed in range(2, 110) if seed not in DEFAULT])
 def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboard, tmp_path,
                                                                         new_firmware, seed):
     rng = random.Random(seed)

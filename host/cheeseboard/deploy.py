@@ -193,6 +193,12 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
     arch = target_arch(facts, profile)
     image = images.make(profile, arch, firmware)
     plan = make_plan(link, image, facts, force)
+    if plan.up_to_date and (facts.get("state") or {}).get("trial") and not dry_run:
+        # This build is the active one but not yet up (stopped in its first second, by
+        # this flash's own Ctrl-C perhaps): restart it and watch, as after a switch.
+        link.restart()
+        result = Result("up", plan.previous, image.build_id, plan=plan, image=image)
+        return _outcome(result, watch(link), plan.previous)
     if dry_run or plan.up_to_date:
         link.restart()  # back to the game
         return Result(
@@ -281,14 +287,15 @@ def flash(link, image, plan, facts, progress=None, say=print):
     link.restart()
     state = watch(link)
     result.seconds = time.monotonic() - begin
-    return _outcome(result, state, plan)
+    return _outcome(result, state, slot)
 
 
-def _outcome(result, state, plan):
+def _outcome(result, state, slot):
+    """The result, from the board's slot.json once it is back: up in slot, or not."""
     if state is None:
         result.outcome = "no answer"
         result.error = "the board did not come back up"
-    elif state.get("active") != plan.slot:
+    elif state.get("active") != slot:
         result.outcome = "rolled back"
         result.error = (state.get("failed") or {}).get("error", "the new firmware did not come up")
         result.slot = state.get("active")
