@@ -105,7 +105,10 @@ class Link:
             if not self._answers_raw_repl(timeout):
                 raise TransportError("no raw REPL within %g s" % timeout)
             self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
-        except (TransportError, OSError) as e:
+        except OSError as e:
+            why = "%s went away (%s): is the board plugged in?" % (self.port, e)
+            raise LinkError(why) from None
+        except TransportError as e:
             raise LinkError(
                 "%s answers, but not as MicroPython (%s).\n%s"
                 % (self.port, str(e) or "no raw REPL", ports.install_hint(_port_info(self.port)))
