@@ -53,13 +53,13 @@ def error_text(e):
     return " | ".join(line.strip() for line in lines)[-300:]
 
 
-state = on_trial()
-if state:
-    if state.get("boots"):
-        roll_back(state, "the board reset before the firmware was up")
-    state["boots"] = 1
-    write_state(state)
 try:
+    state = on_trial()
+    if state:
+        if state.get("boots"):
+            roll_back(state, "the board reset before the firmware was up")
+        state["boots"] = 1
+        write_state(state)
     from cheesefw import app
 
     app.main(up)

@@ -5,6 +5,7 @@ command line's reports and refusals."""
 import json
 import subprocess
 import sys
+from hashlib import sha256
 
 import pytest
 import serial
@@ -91,36 +92,52 @@ def test_force_sends_every_file_and_dry_run_changes_nothing(vboard, tmp_path):
     r = cheeseboard("flash", "--port", vboard.pty, "--force")
     assert r.returncode == 0, r.stderr
     assert "up and well" in r.stdout
-    assert "sending 30/30 main.py" in r.stdout or "main.py" in r.stdout  # plain progress lines
+    # plain progress lines, a file each, the loader last
+    img = image.make(load_profile("pico"))
+    n = len(img.files) + len(img.loader)
+    assert "sending 1/%d slot_b/cheesefw/__init__.mpy\n" % n in r.stdout
+    assert "sending %d/%d main.py\nsent %d files" % (n, n, n) in r.stdout
     slot, manifest = active_slot(vboard.flash_dir)
     assert slot == "slot_b"
+
+
+def break_at(where):
+    """A change to a firmware tree that makes it fail before it is up, at `where`."""
+
+    def change(root):
+        app = root / "cheesefw" / "app.py"
+        if where == "import":
+            append(root / "cheesefw" / "render.py", "\nraise RuntimeError('broken at import')\n")
+        elif where in ("loop", "reset"):  # a few ticks in, well before a second has passed
+            fail = ("raise ZeroDivisionError('broken in the main loop')" if where == "loop"
+                    else "import machine; machine.reset()")
+            app.write_text(app.read_text().replace(
+                "        board.poll()\n",
+                "        board.poll()\n        self.n = getattr(self, 'n', 0) + 1\n"
+                "        if self.n > 5:\n            %s\n" % fail, 1))
+        else:  # the board refuses its profile: main() returns
+            check = root / "cheesefw" / "profile_check.py"
+            check.write_text(check.read_text().replace(
+                "    errors = []\n", "    errors = ['led.count: refused on purpose']\n", 1))
+
+    return change
 
 
 @pytest.mark.parametrize("where,error", [
     ("import", "RuntimeError: broken at import"),
     ("loop", "ZeroDivisionError: broken in the main loop"),
+    ("profile", "the firmware stopped before it was up"),
+    ("reset", "the board reset before the firmware was up"),
 ])
 def test_a_new_firmware_that_fails_is_rolled_back_and_the_host_says_so(vboard, tmp_path, where,
                                                                         error):
     vboard.wait_protocol()
     old_build = json.loads((vboard.flash_dir / "slot.json").read_text())["build"]
-
-    def break_it(root):
-        if where == "import":
-            append(root / "cheesefw" / "render.py", "\nraise RuntimeError('broken at import')\n")
-        else:  # the loop runs a few ticks, then fails (before it has been up for a second)
-            app = root / "cheesefw" / "app.py"
-            app.write_text(app.read_text().replace(
-                "        board.poll()\n",
-                "        board.poll()\n        self.n = getattr(self, 'n', 0) + 1\n"
-                "        if self.n > 5:\n"
-                "            raise ZeroDivisionError('broken in the main loop')\n", 1))
-
-    bad = firmware_copy(tmp_path, change=break_it)
+    bad = firmware_copy(tmp_path, change=break_at(where))
     vboard.release_console()
     r = cheeseboard("flash", "--port", vboard.pty, "--firmware", str(bad))
     assert r.returncode == 1
-    assert "the new firmware failed on the board" in r.stderr and error in r.stderr
+    assert "the new firmware failed on the board" in r.stderr and error in r.stderr, r.stderr
     assert "went back to its previous firmware (slot_a)" in r.stderr
     vboard.reopen_console()
     hello = vboard.wait_protocol()  # the old firmware plays on
@@ -129,6 +146,44 @@ def test_a_new_firmware_that_fails_is_rolled_back_and_the_host_says_so(vboard, t
     assert manifest["build"] == old_build
     # and the next, good, flash goes through
     assert flash(vboard, firmware_copy(tmp_path, "good")).outcome in ("up", "up to date")
+
+
+def test_a_first_flash_that_fails_has_nothing_to_go_back_to_and_says_so(make_vboard, tmp_path):
+    board = make_vboard(blank=True)
+    board.release_console()
+    bad = firmware_copy(tmp_path, change=break_at("import"))
+    r = cheeseboard("flash", "--port", board.pty, "--profile", "pico", "--firmware", str(bad))
+    assert r.returncode == 1
+    assert "the new firmware stopped: RuntimeError: broken at import" in r.stderr, r.stderr
+    assert "up and well" not in r.stdout
+
+
+def test_a_flash_waits_for_a_firmware_on_trial_and_never_writes_its_way_back(make_vboard,
+                                                                              tmp_path):
+    """A firmware on trial that has not run yet (a flash's restart lost, say): the next flash
+    sees the trial through first. Here it fails, the board goes back to slot_a, and the new
+    flash then goes into slot_b: slot_a, the firmware known to work, is never written over."""
+    from cheeseboard import image as images
+
+    flash_dir = tmp_path / "flash"
+    board = make_vboard(flash_dir=flash_dir)
+    board.wait_protocol()
+    good = json.loads((flash_dir / "slot.json").read_text())["build"]
+    board.stop()
+    failing = images.make(load_profile("pico"), firmware=firmware_copy(
+        tmp_path, "failing", break_at("loop")))
+    images.write_to_folder(failing, flash_dir, "slot_b")
+    (flash_dir / "slot.json").write_text(json.dumps(
+        {"active": "slot_b", "previous": "slot_a", "build": failing.build_id, "trial": True}))
+    board = make_vboard(flash_dir=flash_dir)
+    newer = firmware_copy(tmp_path, "newer", lambda root: append(
+        root / "cheesefw" / "render.py", "\nNEWER = 1\n"))
+    result = flash(board, newer)
+    assert result.outcome == "up", result.error
+    state = json.loads((flash_dir / "slot.json").read_text())
+    assert state["active"] == "slot_b" and state["previous"] == "slot_a"
+    assert json.loads((flash_dir / "slot_a" / "manifest.json").read_text())["build"] == good
+    assert active_slot(flash_dir)[1]["build"] == result.image.build_id
 
 
 def test_info_reports_version_slot_profile_flash_and_heap(vboard):
@@ -180,10 +235,12 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
     board.release_console()
     with Link(board.pty) as link:
         link.enter()
-        link.send_file("bytes.bin", data, packed=packed)
-        assert link.call("check", "slot_a") == []  # and the agent answers on, the slot whole
-    assert (board.flash_dir / "bytes.bin").read_bytes() == data
-    assert not (board.flash_dir / "bytes.bin.part").exists()
+        link.send_file("t/bytes.bin", data, packed=packed)
+        # the board's own hash of what it wrote, and the agent still answering after it
+        assert link.call("listing", "t") == {"bytes.bin": [sha256(data).hexdigest()[:16],
+                                                         len(data)]}
+    assert (board.flash_dir / "t" / "bytes.bin").read_bytes() == data
+    assert not (board.flash_dir / "t" / "bytes.bin.part").exists()
 
 
 def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(vboard, tmp_path):
@@ -195,6 +252,9 @@ def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(vboard
     r = cheeseboard("flash", "--port", vboard.pty, "--force")
     assert r.returncode == 1 and "not enough room on the board" in r.stderr, r.stderr
     assert {p: p.read_bytes() for p in vboard.flash_dir.rglob("*") if p.is_file()} == before
+    vboard.reopen_console()
+    assert vboard.wait_protocol()["firmware"] == "0.1.0"  # refused, and back to its game
+    vboard.release_console()
     (vboard.flash_dir / "recordings.bin").unlink()  # room again: the same flash goes through
     r = cheeseboard("flash", "--port", vboard.pty, "--force")
     assert r.returncode == 0, r.stderr

@@ -3,8 +3,9 @@
 1. Ask the board who it is, refuse one that cannot run the image, compile for its CPU.
 2. Compare: files already in the inactive slot stay, files in the active slot are copied
    on the board, and only the rest travel; nothing at all when the board runs this build.
-3. Write the inactive slot (its manifest goes first, so a half-written slot is never
-   taken for a whole one), check every file's SHA-256 on the board, seal the manifest.
+3. Write the inactive slot (its old manifest goes first, so a half-written slot is never
+   taken for a whole one) and the loader's changed files (as name.new), check every
+   file's SHA-256 on the board, seal the manifest, put the loader in place.
 4. Switch slots with one atomic rename of slot.json, marking the new firmware on trial,
    and restart. main.py rolls back to the previous slot when the new firmware fails
    before it is up; the host watches the board come back and says which happened.
@@ -37,7 +38,8 @@ ARM = ARCHS[3:9]
 MPY_VERSION = 6  # the .mpy version mpy-cross writes (`mpy-cross --version`)
 MIN_MICROPYTHON = (1, 22)
 UP_TIMEOUT = 30.0  # seconds for a new firmware to come up (and for a rollback to finish)
-BLOCK = 4096  # a filesystem block (LittleFS on RP2040 and ESP32)
+FS_BLOCK = 4096  # a filesystem block (LittleFS on RP2040 and ESP32)
+RECONNECT = 10.0  # seconds for a board's USB port to come back after a hard reset
 SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this machine
 DEFAULT_PROFILE = {"rp2": "pico", "esp32": "esp32", SIMULATOR: "pico"}  # by sys.platform
 
@@ -113,22 +115,22 @@ def target_arch(facts, profile):
 class Plan:
     """What a flash will do to the board."""
 
-    slot: str
-    previous: str | None
+    slot: str  # the inactive slot, written
+    running: str | None  # the active slot, left alone
     upload: list = field(default_factory=list)  # slot paths sent over the wire
     copy: list = field(default_factory=list)  # slot paths copied from the active slot
     keep: list = field(default_factory=list)  # already in the inactive slot
     remove: list = field(default_factory=list)  # in the inactive slot, not in the image
-    loader: list = field(default_factory=list)  # boot.py/main.py sent to the root
+    loader: list = field(default_factory=list)  # boot.py/main.py sent, then put in place
     up_to_date: bool = False
 
     def lines(self):
         if self.up_to_date:
             return ["the board already runs this build: nothing to send"]
-        out = ["into %s (the board runs %s now)" % (self.slot, self.previous or "no slot")]
+        out = ["into %s (the board runs %s now)" % (self.slot, self.running or "no slot")]
         out += ["  send    " + p for p in self.loader]
         out += ["  send    %s/%s" % (self.slot, p) for p in self.upload]
-        out += ["  copy    %s/%s (from %s)" % (self.slot, p, self.previous) for p in self.copy]
+        out += ["  copy    %s/%s (from %s)" % (self.slot, p, self.running) for p in self.copy]
         out += ["  remove  %s/%s" % (self.slot, p) for p in self.remove]
         out.append("  keep    %d files already there" % len(self.keep))
         return out
@@ -165,7 +167,7 @@ def make_plan(link, image, facts, force=False):
 
 
 def _blocks(size):
-    return max(1, -(-size // BLOCK))
+    return max(1, -(-size // FS_BLOCK))
 
 
 def _check_room(plan, image, have, free):
@@ -177,37 +179,40 @@ def _check_room(plan, image, have, free):
     need += sum(_blocks(len(image.loader[p])) for p in plan.loader)  # beside the old ones
     need += 2 * _blocks(len(image.manifest_bytes()))
     freed = sum(_blocks(have[p][1]) for p in written + plan.remove if p in have)
-    if (need - freed) * BLOCK > free:
+    if (need - freed) * FS_BLOCK > free:
         raise FlashError(
             "not enough room on the board: the new firmware needs %d KB more, %d KB are free "
             "(remove files you put there yourself: `mpremote fs ls`)"
-            % ((need - freed) * BLOCK // 1024, free // 1024)
+            % ((need - freed) * FS_BLOCK // 1024, free // 1024)
         )
 
 
 def update(link, profile=None, firmware=None, force=False, dry_run=False, progress=None, say=print):
-    """The whole of `cheeseboard flash` on an open link: a Result (with its plan and image)."""
+    """The whole of `cheeseboard flash` on an open link: a Result (with its plan and image).
+    A refusal leaves the board as it was, playing."""
     link.enter()
-    facts = link.call("facts", list(images.LOADER))
-    profile = paths.load_profile(profile or default_profile(facts))
-    arch = target_arch(facts, profile)
-    image = images.make(profile, arch, firmware)
-    plan = make_plan(link, image, facts, force)
-    if plan.up_to_date and (facts.get("state") or {}).get("trial") and not dry_run:
-        # This build is the active one but not yet up (stopped in its first second, by
-        # this flash's own Ctrl-C perhaps): restart it and watch, as after a switch.
-        link.restart()
-        result = Result("up", plan.previous, image.build_id, plan=plan, image=image)
-        return _outcome(result, watch(link), plan.previous)
-    if dry_run or plan.up_to_date:
+    try:
+        facts = link.call("facts", list(images.LOADER))
+        if (facts.get("state") or {}).get("trial") and not dry_run:
+            # A firmware on trial (stopped in its first second): see it through first, so
+            # that the slot it would go back to is never the one written now.
+            say("the board's new firmware has not been up yet: restarting it to see...")
+            link.restart()
+            watch(link)
+            link.enter()
+            facts = link.call("facts", list(images.LOADER))
+        profile = paths.load_profile(profile or default_profile(facts))
+        arch = target_arch(facts, profile)
+        image = images.make(profile, arch, firmware)
+        plan = make_plan(link, image, facts, force)
+    except BaseException:
         link.restart()  # back to the game
+        raise
+    if dry_run or plan.up_to_date:
+        link.restart()
+        outcome = "dry run" if dry_run else "up to date"
         return Result(
-            "dry run" if dry_run else "up to date",
-            plan.previous,
-            image.build_id,
-            plan=plan,
-            image=image,
-            wire_sent=link.wire.sent,
+            outcome, plan.running, image.build_id, plan=plan, image=image, wire_sent=link.wire.sent
         )
     say(
         "flashing firmware %s (build %s, profile %s, %s) to %s"
@@ -228,7 +233,7 @@ def default_profile(facts):
 
 @dataclass
 class Result:
-    outcome: str  # "up", "up to date", "rolled back", "dry run"
+    outcome: str  # "up", "up to date", "rolled back", "no answer", "dry run"
     slot: str | None = None
     build: str | None = None
     error: str | None = None
@@ -245,36 +250,38 @@ def flash(link, image, plan, facts, progress=None, say=print):
     begin = time.monotonic()
     slot = plan.slot
     packed = bool(facts.get("deflate"))
-    link.call(
-        "remove", ["%s/%s" % (slot, images.MANIFEST)] + ["%s/%s" % (slot, p) for p in plan.remove]
-    )
+    gone = [images.MANIFEST] + plan.remove
+    link.call("remove", ["%s/%s" % (slot, p) for p in gone])
     if plan.copy:
-        link.call("copy", [["%s/%s" % (plan.previous, p), "%s/%s" % (slot, p)] for p in plan.copy])
-    sends = [("%s/%s" % (slot, p), image.files[p]) for p in plan.upload]
-    sends += [(p, image.loader[p]) for p in plan.loader]
-    total = sum(len(d) for _, d in sends)
+        link.call("copy", [["%s/%s" % (plan.running, p), "%s/%s" % (slot, p)] for p in plan.copy])
+    # (where it goes, its bytes, its name in the progress): the loader waits as name.new
+    sends = [("%s/%s" % (slot, p), image.files[p], "%s/%s" % (slot, p)) for p in plan.upload]
+    sends += [(p + ".new", image.loader[p], p) for p in plan.loader]
+    total = sum(len(d) for _, d, _ in sends)
     done = 0
-    for i, (dest, data) in enumerate(sends):
-        step = (
-            (lambda n, base=done, i=i, dest=dest: progress(i, len(sends), base + n, total, dest))
-            if progress
-            else None
-        )
+    for i, (dest, data, label) in enumerate(sends):
+        step = None
+        if progress:
+
+            def step(n, base=done, i=i, label=label):
+                progress(i, len(sends), base + n, total, label)
+
         link.send_file(dest, data, packed=packed, progress=step)
         done += len(data)
     if progress:
         progress(len(sends), len(sends), total, total, "")
     link.send_file("%s/%s.new" % (slot, images.MANIFEST), image.manifest_bytes(), packed=packed)
-    problems = link.call("check", slot, images.MANIFEST + ".new")
+    problems = link.call("check", slot, images.MANIFEST + ".new", plan.loader)
     if problems:
+        link.restart()
         raise FlashError(
             "the new slot does not match its manifest (%s); the board keeps running "
             "its firmware: flash again" % ", ".join(problems[:5])
         )
-    link.call("seal", slot)
-    link.call("switch", slot, plan.previous, image.build_id, plan.previous is not None)
+    link.call("seal", slot, plan.loader)
+    link.call("switch", slot, plan.running, image.build_id, plan.running is not None)
     result = Result(
-        "up",
+        "unknown",
         slot,
         image.build_id,
         files_sent=len(sends),
@@ -285,29 +292,37 @@ def flash(link, image, plan, facts, progress=None, say=print):
     )
     say("switched to %s; restarting the board..." % slot)
     link.restart()
-    state = watch(link)
+    watched = watch(link)
     result.seconds = time.monotonic() - begin
-    return _outcome(result, state, slot)
+    return _outcome(result, slot, *watched)
 
 
-def _outcome(result, state, slot):
+def _outcome(result, slot, state, answered, stopped):
     """The result, from the board's slot.json once it is back: up in slot, or not."""
-    if state is None:
-        result.outcome = "no answer"
-        result.error = "the board did not come back up"
-    elif state.get("active") != slot:
+    if state is not None and state.get("active") != slot:
         result.outcome = "rolled back"
         result.error = (state.get("failed") or {}).get("error", "the new firmware did not come up")
         result.slot = state.get("active")
-    elif state.get("trial"):
+    elif answered and state is not None and not state.get("trial"):
+        result.outcome = "up"
+    else:
         result.outcome = "no answer"
-        result.error = "the new firmware never reported that it was up"
+        if state is None:
+            result.error = "the board did not come back up"
+        elif stopped is not None:
+            result.error = "the new firmware stopped: %s" % (stopped or "its main() returned")
+        else:
+            result.error = "the new firmware does not answer (see its console: `mpremote repl`)"
+            if state.get("trial"):  # the board will go back once it is reset
+                result.error += "; unplug the board and plug it in again to go back to the old"
     return result
 
 
 def watch(link, timeout=UP_TIMEOUT):
     """Wait until the board's firmware answers with its slot no longer on trial (or rolled
-    back); its slot.json then, or None when nothing answered."""
+    back): (slot.json then, whether the firmware answered, the error it stopped with if it
+    stopped at the REPL); slot.json is None when it could not be read. After a USB board's
+    hard reset, its port is waited for."""
     from cheeseboard.protocol import Client, ProtocolError
 
     client = Client(link.wire, timeout=0.5)
@@ -317,16 +332,22 @@ def watch(link, timeout=UP_TIMEOUT):
         try:
             reply = client.request("hello")
         except ProtocolError:
+            stopped = link.stopped_at_the_repl()
+            if stopped is not None:  # the firmware ended (a traceback, then the prompt)
+                return _read_state(link), False, stopped
             continue
-        except OSError:  # the port is gone: unplugged, or the board lost its power
-            return None
+        except OSError:  # the port went: unplugged, lost its power, or a USB board reset
+            if not link.reopen(RECONNECT):
+                return None, False, None
+            client = Client(link.wire, timeout=0.5)
+            continue
         if "slot" not in reply:  # a firmware from before slots: the old one is back
-            return _read_state(link)
+            return _read_state(link), False, None
         state = reply["slot"] or {}
         if not state.get("trial"):
-            return state
+            return state, True, None
         time.sleep(0.2)
-    return _read_state(link) if state is None else state
+    return (_read_state(link), False, None) if state is None else (state, True, None)
 
 
 def _read_state(link):

@@ -13,10 +13,8 @@ import os
 import select
 import sys
 
-_in = sys.stdin.buffer
-_poll = select.poll()
-_poll.register(_in, select.POLLIN)
 _buf = bytearray(512)
+_poll = None
 
 
 def _sha(path):
@@ -119,14 +117,21 @@ def listing(slot):
     _out({rel: [_sha(full)[:16], os.stat(full)[6]] for rel, full in _walk(slot)})
 
 
-def check(slot, manifest="manifest.json"):
-    """What differs between a slot's files and its manifest: [] when it is whole."""
+def check(slot, manifest="manifest.json", loader=()):
+    """What differs between a slot's files and its manifest: [] when it is whole. loader:
+    the loader's files waiting as name.new, checked against the manifest too."""
     m = _load(slot + "/" + manifest)
     if not m:
         _out(["no " + manifest])
         return
     want = m["files"]
     bad = []
+    for name in loader:
+        try:
+            if _sha(name + ".new") != m["loader"][name][1]:
+                bad.append("differs " + name)
+        except OSError:
+            bad.append("missing " + name)
     have = {}
     for rel, full in _walk(slot):
         if rel not in (manifest, "manifest.json", "manifest.json.new"):
@@ -142,9 +147,12 @@ def check(slot, manifest="manifest.json"):
     _out(bad)
 
 
-def seal(slot):
-    """The slot's files match manifest.json.new: make it the slot's manifest."""
+def seal(slot, loader=()):
+    """The slot's files match manifest.json.new: make it the slot's manifest, and put the
+    checked loader files (name.new) in place."""
     os.rename(slot + "/manifest.json.new", slot + "/manifest.json")
+    for name in loader:
+        os.rename(name + ".new", name)
     _out("sealed")
 
 
@@ -172,9 +180,14 @@ def copy(pairs):
 
 
 def _read(n):
+    global _poll
+    stdin = sys.stdin.buffer
+    if _poll is None:
+        _poll = select.poll()
+        _poll.register(stdin, select.POLLIN)
     out = b""
     while len(out) < n:
-        got = _in.read(n - len(out))
+        got = stdin.read(n - len(out))
         if got:
             out += got
         else:
@@ -182,7 +195,7 @@ def _read(n):
     return out
 
 
-def receive(path, size, packed, wbits=10, block=512):
+def receive(path, size, packed, wbits=10, block=256):
     """A file from stdin: size bytes, with 0x03 and 0x1b escaped (as 0x1b "c" and 0x1b "e":
     Ctrl-C stays the interrupt), deflate-compressed if packed; '.' acknowledges each block."""
     _mkdirs(path)

@@ -4,7 +4,7 @@ mpremote opens the port, stops the running program and enters the raw REPL (as u
 know it to do); the agent (flash_agent.py, sent once) then does the board's half of
 flashing, called by name, and answers one JSON line per call. File data goes around
 mpremote's repr-based writes: compressed, streamed to the agent in blocks, each block
-acknowledged, which keeps a UART board's small buffers from overflowing.
+acknowledged, which keeps a UART board's small input buffer from overflowing.
 """
 
 import ast
@@ -31,7 +31,9 @@ def _compact(source):
 
 
 AGENT = _compact((Path(__file__).parent / "flash_agent.py").read_text())
-BLOCK = 512  # bytes per acknowledged block
+# Bytes per acknowledged block: a whole block fits the smallest console input buffer
+# (an ESP32's UART: 260 bytes), so none is lost while the board writes to its flash.
+WIRE_BLOCK = 256
 WBITS = 10  # deflate window: 1 KB of the board's heap while a file is unpacked
 ACK_TIMEOUT = 10.0
 
@@ -47,6 +49,7 @@ class Wire:
         self._serial = serial
         self.sent = 0
         self.received = 0
+        self.tail = b""  # the last bytes received, for what a board printed last
 
     def write(self, data):
         self.sent += len(data)
@@ -55,13 +58,14 @@ class Wire:
     def read(self, size=1):
         data = self._serial.read(size)
         self.received += len(data)
+        self.tail = (self.tail + data)[-4096:]
         return data
 
     def __getattr__(self, name):
         return getattr(self._serial, name)
 
     def __setattr__(self, name, value):
-        if name in ("_serial", "sent", "received"):
+        if name in ("_serial", "sent", "received", "tail"):
             object.__setattr__(self, name, value)
         else:  # the port's own settings (timeout, ...)
             setattr(self._serial, name, value)
@@ -71,16 +75,37 @@ class Link:
     """The raw REPL of the board on port; `with Link(port) as link:` closes it."""
 
     def __init__(self, port, baud=115200):
+        self.port = port
+        self.baud = baud
+        self.file_bytes = 0  # file data sent (before compression and framing)
+        self.wire = None
+        self._open()
+
+    def _open(self):
         from mpremote.transport_serial import SerialTransport
 
-        self.port = port
-        self.file_bytes = 0  # file data sent (before compression and framing)
         try:
-            self.transport = SerialTransport(port, baudrate=baud, exclusive=True)
+            self.transport = SerialTransport(self.port, baudrate=self.baud, exclusive=True)
         except Exception as e:  # mpremote's TransportError ("failed to access"), or pyserial's
-            raise LinkError(_port_problem(port, _why_not(port, baud) or e)) from None
+            raise LinkError(_port_problem(self.port, _why_not(self.port, self.baud) or e)) from None
+        sent = self.wire.sent if self.wire else 0
         self.wire = Wire(self.transport.serial)
+        self.wire.sent = sent
         self.transport.serial = self.wire
+
+    def reopen(self, seconds):
+        """Open the port again once it is back (a USB board resets: its port goes and comes
+        back); False if it is not back within seconds."""
+        self.close()
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                self._open()
+                return True
+            except LinkError:
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.2)
 
     def __enter__(self):
         return self
@@ -118,9 +143,9 @@ class Link:
     def _answers_raw_repl(self, timeout):
         """Whether the device enters the raw REPL when asked, within timeout seconds.
 
-        mpremote waits for that without end when a device keeps talking about something
-        else (a GPS module's sentences), or on a silent pseudo-terminal: ask once, here,
-        with a deadline.
+        Only a probe with a deadline: mpremote's enter_raw_repl, which follows and asks
+        again, waits without end when a device keeps talking about something else (a GPS
+        module's sentences), or on a silent pseudo-terminal.
         """
         serial = self.transport.serial
         before = serial.timeout
@@ -166,14 +191,14 @@ class Link:
         serial = self.transport.serial
         try:
             self.transport.exec_raw_no_follow(
-                _py_call("receive", (dest, len(encoded), packed, WBITS, BLOCK))
+                _py_call("receive", (dest, len(encoded), packed, WBITS, WIRE_BLOCK))
             )
             self._ack()
-            for i in range(0, len(encoded), BLOCK):
-                serial.write(encoded[i : i + BLOCK])
+            for i in range(0, len(encoded), WIRE_BLOCK):
+                serial.write(encoded[i : i + WIRE_BLOCK])
                 self._ack()
                 if progress:
-                    progress(min(len(data), (i + BLOCK) * len(data) // len(encoded)))
+                    progress(min(len(data), (i + WIRE_BLOCK) * len(data) // len(encoded)))
             out, err = self.transport.follow(ACK_TIMEOUT)
         except (TransportError, OSError) as e:
             raise LinkError(
@@ -199,6 +224,20 @@ class Link:
         """Leave the raw REPL and soft-reset: the board runs boot.py and main.py."""
         self.transport.exit_raw_repl()
         self.transport.serial.write(b"\x04")
+        self.wire.tail = b""
+
+    def stopped_at_the_repl(self):
+        """The board's program ended at the friendly REPL's prompt since the restart; the
+        error it printed last, if any ("" when it simply returned)."""
+        text = self.wire.tail.decode(errors="replace").replace("\r", "")
+        if "soft reboot" not in text:
+            return None  # the prompt of Ctrl-B, before the restart itself
+        text = text[text.rindex("soft reboot") :]
+        if "\n>>> " not in text:
+            return None
+        lines = [line for line in text.split("\n") if line.strip() and line != ">>> "]
+        errors = [line for line in lines if "Error" in line or "Exception" in line]
+        return errors[-1].strip() if errors else ""
 
 
 def _py_call(name, args):
