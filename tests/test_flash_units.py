@@ -58,3 +58,17 @@ def test_the_escape_leaves_no_ctrl_c_and_comes_back_whole():
     assert b"\x03" not in sent
     # what flash_agent.receive does on the board
     assert sent.replace(b"\x1bc", b"\x03").replace(b"\x1be", b"\x1b") == data
+
+
+def test_a_board_without_deflate_gets_the_agent_as_plain_source():
+    sent = []
+
+    def board_exec(code, timeout=30):
+        sent.append(code)
+        return b"plain\r\n" if len(sent) == 1 else b""  # as a board whose import failed
+
+    board = link.Link.__new__(link.Link)
+    board.exec = board_exec
+    board._load_agent()
+    assert "deflate" in sent[0] and len(sent[0]) < 0.7 * len(link.AGENT)
+    assert sent[1:] == [link.AGENT]
