@@ -18,6 +18,7 @@ class FakeDevice:
         self.path = os.ttyname(slave)
         self._slave = slave
         self.executed = []  # the raw REPL code the host sent
+        self.left_raw_repl = False  # the host let the board go back to its program
         self._stop = False
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -48,8 +49,9 @@ class FakeDevice:
                     raw = True
                     code.clear()
                     self._write(b"raw REPL; CTRL-B to exit\r\n>")
-                elif c == 2:
+                elif c == 2:  # Ctrl-B: back to the friendly REPL (a restart follows)
                     raw = False
+                    self.left_raw_repl = True
                     self._write(b"\r\n>>> ")
                 elif c == 3:
                     code.clear()

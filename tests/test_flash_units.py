@@ -72,3 +72,21 @@ def test_a_board_without_deflate_gets_the_agent_as_plain_source():
     board._load_agent()
     assert "deflate" in sent[0] and len(sent[0]) < 0.7 * len(link.AGENT)
     assert sent[1:] == [link.AGENT]
+
+
+def test_a_port_that_comes_back_after_a_usb_reset_is_opened_again(monkeypatch):
+    board = link.Link.__new__(link.Link)
+    board.port = "/dev/ttyACM0"
+    board.close = lambda: None
+    attempts = []
+
+    def open_port():
+        attempts.append(1)
+        if len(attempts) < 3:  # the port is away for two tries
+            raise link.LinkError("cannot open /dev/ttyACM0: no such port")
+
+    board._open = open_port
+    monkeypatch.setattr(link.time, "sleep", lambda s: None)
+    assert board.reopen(5) is True and len(attempts) == 3
+    board._open = lambda: (_ for _ in ()).throw(link.LinkError("gone"))
+    assert board.reopen(0.05) is False  # gone for good: the board lost its power
