@@ -1,6 +1,7 @@
 """A power cut at a random instant of `cheeseboard flash`: the board then boots a whole
 firmware, the old or the new, never a mix, and the next flash completes."""
 
+import hashlib
 import json
 import random
 import subprocess
@@ -20,11 +21,12 @@ CUT_WINDOW = 2.5  # seconds after the transfer starts: the upload, the switch, t
 
 @pytest.fixture(scope="module")
 def new_firmware(tmp_path_factory):
-    """A firmware that differs from firmware/ in a few modules (and so in its build)."""
+    """A firmware that differs from firmware/ in a few modules and in its loader."""
 
     def change(root):
         for module in ("app.py", "render.py", "games/gouda.py"):
             append(root / "cheesefw" / module, "\nUPDATED = 2\n")
+        append(root / "main.py", "# updated\n")
 
     return firmware_copy(tmp_path_factory.mktemp("new"), change=change)
 
@@ -62,7 +64,13 @@ def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboa
 
     again = make_vboard(flash_dir=flash_dir)
     hello = again.wait_protocol(timeout=30)
-    slot, manifest = active_slot(flash_dir)  # whole: every file as its manifest says
+    # whole: every file as its manifest says; the loader, the old one or the new one (it
+    # is put in place just before the switch: a cut between leaves the new with the old)
+    slot, manifest = active_slot(flash_dir, loader=False)
+    loaders = [json.loads(m.read_text())["loader"] for m in flash_dir.glob("slot_*/manifest.json")]
+    for name in ("boot.py", "main.py"):
+        sha = hashlib.sha256((flash_dir / name).read_bytes()).hexdigest()
+        assert sha in [loader[name][1] for loader in loaders], name
     assert hello["slot"]["active"] == slot  # and the firmware that answers is that slot's
     new_build = image.make(load_profile("pico"), firmware=new_firmware).build_id
     assert manifest["build"] in ((new_build,) if finished else (old_build, new_build))
