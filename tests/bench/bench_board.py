@@ -7,7 +7,6 @@ runs under, and the main loop's tick (TICK_MS), so that the ratios stay
 comparable across machines.
 """
 
-import json
 import statistics
 import sys
 import tempfile
@@ -21,6 +20,7 @@ sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
+from cheeseboard.paths import load_profile  # noqa: E402
 from cheesefw.app import TICK_MS  # noqa: E402
 from cheesefw.buttons import DEBOUNCE_MS  # noqa: E402
 
@@ -53,7 +53,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         board = VBoard(Path(tmp) / "flash")
         try:
-            profile = json.loads((Path(tmp) / "flash" / "profile.json").read_text())
+            profile = load_profile(board.profile)
             heap_cap = profile["heap"]
             heap_free, trips, latencies = measure(board)
         finally:
