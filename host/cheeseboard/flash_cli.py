@@ -78,8 +78,10 @@ def _report(result, img):
 def do_info(args):
     with _open(args) as link:
         link.enter()
-        facts = link.call("facts", list(image.LOADER))
-        link.restart()
+        try:
+            facts = link.call("facts", list(image.LOADER))
+        finally:
+            link.restart()  # back to its game
     state = facts.get("state") or {}
     print("port:      %s" % link.port)
     print(
