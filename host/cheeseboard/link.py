@@ -233,9 +233,13 @@ class Link:
         raise LinkError("the board stopped acknowledging (power cut, or the cable?)")
 
     def restart(self):
-        """Leave the raw REPL and soft-reset: the board runs boot.py and main.py."""
-        self.transport.exit_raw_repl()
-        self.transport.serial.write(b"\x04")
+        """Leave the raw REPL and soft-reset: the board runs boot.py and main.py. (A port
+        already gone is left alone: a board without power restarts when it has some.)"""
+        try:
+            self.transport.exit_raw_repl()
+            self.transport.serial.write(b"\x04")
+        except OSError:
+            pass
         self.wire.tail = b""
 
     def stopped_at_the_repl(self):
