@@ -192,7 +192,7 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
     A refusal leaves the board as it was, playing."""
     link.enter()
     try:
-        facts = link.call("facts", list(images.LOADER))
+        facts = board_facts(link)
         if (facts.get("state") or {}).get("trial") and not dry_run:
             # A firmware on trial (stopped in its first second): see it through first, so
             # that the slot it would go back to is never the one written now.
@@ -200,7 +200,7 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
             link.restart()
             watch(link)
             link.enter()
-            facts = link.call("facts", list(images.LOADER))
+            facts = board_facts(link)
         profile = paths.load_profile(profile or default_profile(facts))
         arch = target_arch(facts, profile)
         image = images.make(profile, arch, firmware)
@@ -219,6 +219,11 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         % (image.manifest["version"], image.build_id, profile["name"], arch, link.port)
     )
     return flash(link, image, plan, facts, progress, say)
+
+
+def board_facts(link):
+    """Who the board is and what it runs (flash_agent.facts): the first thing a flash asks."""
+    return link.call("facts", list(images.LOADER))
 
 
 def default_profile(facts):
@@ -354,7 +359,7 @@ def _read_state(link):
     """slot.json through the raw REPL (stopping whatever runs), then restart the board."""
     try:
         link.enter(soft_reset=False)
-        facts = link.call("facts", list(images.LOADER))
+        facts = board_facts(link)
         link.restart()
     except LinkError:
         return None

@@ -2,7 +2,7 @@
 
 import sys
 
-from cheeseboard import deploy, image, ports
+from cheeseboard import deploy, ports
 from cheeseboard.link import Link
 
 
@@ -46,10 +46,11 @@ def do_flash(args):
         if result.outcome == "dry run":
             print("(dry run: nothing changed)")
         return 0
-    return _report(result, result.image)
+    return _report(result)
 
 
-def _report(result, img):
+def _report(result):
+    img = result.image
     sent = "%d files, %.1f KB of file data, %.1f KB on the wire" % (
         result.files_sent,
         result.file_bytes / 1024,
@@ -79,7 +80,7 @@ def do_info(args):
     with _open(args) as link:
         link.enter()
         try:
-            facts = link.call("facts", list(image.LOADER))
+            facts = deploy.board_facts(link)
         finally:
             link.restart()  # back to its game
     state = facts.get("state") or {}
