@@ -163,13 +163,17 @@ class Link:
         before = serial.timeout
         serial.timeout = 0.1
         try:
-            serial.write(b"\r\x03\r\x01")  # Ctrl-C: stop the program; Ctrl-A: raw REPL
             seen = b""
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
+            now = time.monotonic()
+            deadline, ask = now + timeout, now
+            while now < deadline:
+                if now >= ask:  # again each second: a board rebooting may miss a request
+                    serial.write(b"\r\x03\r\x01")  # Ctrl-C: stop the program; Ctrl-A: raw REPL
+                    ask = now + 1.0
                 seen = (seen + serial.read(serial.in_waiting or 1))[-256:]
                 if b"raw REPL; CTRL-B to exit" in seen:
                     return True
+                now = time.monotonic()
             return False
         finally:
             serial.timeout = before
