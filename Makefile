@@ -2,17 +2,26 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Playing needs only the package; the developer tools (pytest, ruff, mypy, stubs) come with
+# the first `make test`.
+PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
 .PHONY: play test test-slow lint bench clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-play: $(STAMP)  ## play on the virtual board in this terminal
+$(PLAY_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PLAY_STAMP)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(PLAY_STAMP) $(STAMP)
+
+play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (the game resumes next time)
 	$(BIN)/cheeseboard sim
 
 test: lint  ## lint, type-check the firmware, and run the test suite

@@ -5,6 +5,8 @@ import contextlib
 import signal
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from cheeseboard import __version__, flash_cli, paths, rules_cli
 from cheeseboard.build import BuildError
@@ -12,6 +14,11 @@ from cheeseboard.deploy import FlashError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
+from cheeseboard.sim import flash as simflash
+
+# The VM and the board's boot code do not start in less; no board this runs on has more.
+MIN_HEAP, MAX_HEAP = 64 * 1024, 16 * 1024 * 1024
+MIN_BAUD, MAX_BAUD = 300, 4_000_000
 
 
 class CommandError(Exception):
@@ -20,34 +27,91 @@ class CommandError(Exception):
 
 def do_sim(args):
     """Run the firmware on a virtual board: a MicroPython VM behind a pseudo-terminal."""
-    from cheeseboard.sim import flash, view
+    from cheeseboard.sim import view
     from cheeseboard.sim.board import VirtualBoard
     from cheeseboard.sim.control import ControlServer
 
     profile = paths.load_profile(args.profile)
-    flash_dir = flash.prepare(profile, args.flash, args.blank, args.source)
     heap = args.heap or profile["heap"]
-    board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
-                         baud=args.baud, fs_size=flash.FILESYSTEM.get(profile["platform"], 0))
-    control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
-    control = ControlServer(board, control_path)
-    print(board.pty_path, flush=True)
-    print("flash: %s\nside channel: %s\nheap: %d bytes" % (flash_dir, control_path, heap),
-          file=sys.stderr, flush=True)
-    board.start()
-    try:
-        if args.headless:
-            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-            while True:
-                signal.pause()
-        else:
-            view.run(board, profile)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        board.stop()
-        control.close()
+    with _sim_flash(args, profile) as (flash_dir, about):
+        board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
+                             baud=args.baud,
+                             fs_size=simflash.FILESYSTEM.get(profile["platform"], 0))
+        control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
+        control = ControlServer(board, control_path)
+        print(board.pty_path, flush=True)
+        print("flash: %s (%s)\nside channel: %s\nheap: %d bytes"
+              % (flash_dir, about, control_path, heap), file=sys.stderr, flush=True)
+        board.start()
+        try:
+            if args.headless:
+                signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+                while True:
+                    signal.pause()
+            else:
+                view.run(board, profile)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            board.stop()
+            control.close()
     return 0
+
+
+@contextlib.contextmanager
+def _sim_flash(args, profile):
+    """The virtual board's flash folder, held for this process, and a word on what it holds."""
+    if args.flash is None and args.blank:
+        with tempfile.TemporaryDirectory(prefix="cheeseboard-blank-") as tmp:
+            yield Path(tmp), "an empty board, removed when it stops"
+        return
+    flash_dir = Path(args.flash) if args.flash else simflash.default_folder(profile)
+    flash_dir.parent.mkdir(parents=True, exist_ok=True)
+    held = simflash.lock(flash_dir)
+    try:
+        if args.fresh:
+            simflash.forget(flash_dir)
+        if args.flash is not None:
+            fresh = not flash_dir.exists()
+            simflash.prepare(profile, flash_dir, args.blank, args.source)
+            about = "a new board" if fresh else "kept between runs"
+        else:
+            fresh = not flash_dir.exists()
+            flash_dir.mkdir(parents=True, exist_ok=True)
+            updated = simflash.refresh_firmware(flash_dir, profile, args.source)
+            about = ("a new board" if fresh else
+                     ("kept between runs, firmware updated to this checkout's" if updated else
+                      "kept between runs") + "; --fresh starts a new one")
+        yield flash_dir, about
+    finally:
+        held.close()
+
+
+def heap_size(text):
+    """--heap: bytes, within what a VM can start with and what any board has."""
+    value = _integer(text, "bytes")
+    if not MIN_HEAP <= value <= MAX_HEAP:
+        raise argparse.ArgumentTypeError(
+            "%d bytes: expected %d to %d (the VM cannot start with less than %d KB; the "
+            "profiles' boards have 90 KB to 200 KB)" % (value, MIN_HEAP, MAX_HEAP, MIN_HEAP >> 10))
+    return value
+
+
+def baud_rate(text):
+    """--baud: a UART speed a board's console can run at."""
+    value = _integer(text, "a baud rate")
+    if not MIN_BAUD <= value <= MAX_BAUD:
+        raise argparse.ArgumentTypeError(
+            "%d: expected a baud rate from %d to %d (e.g. 115200)" % (value, MIN_BAUD, MAX_BAUD))
+    return value
+
+
+def _integer(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "%r: expected a whole number (%s)" % (text, what)) from None
 
 
 def do_hello(args):
@@ -58,6 +122,30 @@ def do_hello(args):
 def do_state(args):
     """Ask a board what it is doing: the menu, or the game in progress."""
     return _print_request(args, "state")
+
+
+def do_log(args):
+    """The moves of the game in progress (or just over), as the board's journal holds them."""
+    import json
+
+    with open_client(args.port) as client:
+        first = client.request("log", **{"from": args.start})
+        total = first["total"]
+        shown = 0
+        page = first
+        while True:
+            for i, move in enumerate(page["moves"]):
+                print("%d: %s" % (page["from"] + i, json.dumps(move)))
+                shown += 1
+            nxt = page["from"] + len(page["moves"])
+            if not page["moves"] or nxt >= total:
+                break
+            page = client.request("log", **{"from": nxt})
+    if total == 0:
+        print("no game on the board's journal (a game's moves show here once it starts)")
+    elif shown == 0:
+        print("the game has %d moves; none from %d" % (total, args.start))
+    return 0
 
 
 @contextlib.contextmanager
@@ -90,15 +178,48 @@ def _print_request(args, cmd):
 
 def do_test(args):
     """Run the simulated-hardware tests against the current firmware/."""
-    cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-m", "board", "-q",
-           "-p", "no:cacheprovider"] + args.pytest_args
-    print("testing firmware/ on the virtual board (MicroPython VM, capped heap)...", flush=True)
-    code = subprocess.call(cmd, cwd=str(paths.ROOT))
-    if code == 0:
-        print("cheeseboard test: the firmware passes on the virtual board")
-    else:
-        print("cheeseboard test: FAILED - see the failures above", file=sys.stderr)
+    try:
+        import pytest  # noqa: F401 -- only to know it is there
+    except ImportError:
+        raise CommandError("pytest is not installed here: `make test` installs the developer "
+                           "tools (or pip install -e '.[dev]')") from None
+    pytest_args = list(args.pytest_args)
+    every = "--all" in pytest_args
+    if every:
+        pytest_args.remove("--all")
+    # The quick set asks "does the board still play?": the firmware on the VM, the console,
+    # buttons, tables, whole games. Flashing's tests and the long randomised ones come with --all.
+    marks = "board" if every else "board and not slow"
+    quick = [] if every else ["--ignore-glob=*test_flash*"]
+    cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-m", marks, "-q",
+           "-p", "no:cacheprovider"] + quick + pytest_args
+    listing = {"--collect-only", "--co"} & set(pytest_args)
+    print("testing firmware/ on the virtual board (MicroPython VM, capped heap): %s..."
+          % ("every test, flashing's and the long randomised ones too" if every else
+             "the quick set (--all adds flashing's tests and the long randomised ones)"),
+          flush=True)
+    try:
+        code = subprocess.call(cmd, cwd=str(paths.ROOT))
+    except KeyboardInterrupt:
+        print("cheeseboard test: interrupted; nothing is left running", file=sys.stderr)
+        return 130
+    if code == 0 and listing:
+        print("cheeseboard test: listed the tests; none was run")
+        return 0
+    outcome = TEST_OUTCOMES.get(code, "pytest stopped with status %d" % code)
+    print("cheeseboard test: %s" % outcome, file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+# What pytest's exit status means for the person who asked (--collect-only: see do_test).
+TEST_OUTCOMES = {
+    0: "the firmware passes on the virtual board",
+    1: "FAILED - see the failures above",
+    2: "interrupted",
+    3: "pytest failed inside itself - see its error above",
+    4: "pytest did not take those options - see its usage above",
+    5: "no test matched (check -k / -m): nothing was run",
+}
 
 
 def do_profile(args):
@@ -133,6 +254,7 @@ COMMANDS = {
     "sim": (do_sim, "run the firmware on a virtual board"),
     "hello": (do_hello, "ask a board for its firmware version, profile and free heap"),
     "state": (do_state, "ask a board for the state of its menu or game"),
+    "log": (do_log, "list the moves of the board's game (hidden tiles and markers as ?)"),
     "test": (do_test, "run the simulated-hardware tests against firmware/"),
     "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
     "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
@@ -142,8 +264,15 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line that says where the help is."""
+
+    def error(self, message):
+        self.exit(2, "%s: %s (see %s --help)\n" % (self.prog, message, self.prog))
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="cheeseboard",
         description="The cheeseboard's host tool: run the firmware on a virtual board, talk to "
                     "a board over USB serial, check and sync its rule tables, check profiles.")
@@ -165,25 +294,43 @@ def build_parser():
         if name == "sim":
             p.add_argument("--profile", default="pico", help="hardware profile (default: pico)")
             p.add_argument("--flash", metavar="DIR",
-                           help="the board's flash folder (kept; a new one gets the firmware)")
+                           help="the board's flash folder (kept; a new one gets the firmware). "
+                                "Default: one board per profile in your data folder, whose "
+                                "game resumes next time")
+            p.add_argument("--fresh", action="store_true",
+                           help="forget the board's flash first (its game and synced tables): "
+                                "a newly flashed board")
             p.add_argument("--blank", action="store_true",
-                           help="start with an empty flash (a new --flash folder stays empty)")
+                           help="an empty flash, no firmware (with --flash: a new folder stays "
+                                "empty; without: a temporary board)")
             p.add_argument("--source", action="store_true",
                            help="install the firmware as .py source, not compiled .mpy")
             p.add_argument("--headless", action="store_true",
-                           help="no terminal view: print the console's path and nothing else")
+                           help="no terminal view: the console's path is the first line on "
+                                "stdout; the rest (flash, side channel, heap) goes to stderr")
             p.add_argument("--control", metavar="PATH", help="side channel socket path")
-            p.add_argument("--heap", type=int, help="VM heap in bytes (default: the profile's)")
-            p.add_argument("--baud", type=int,
+            p.add_argument("--heap", type=heap_size, metavar="BYTES",
+                           help="VM heap in bytes (default: the profile's)")
+            p.add_argument("--baud", type=baud_rate, metavar="N",
                            help="limit the console to a UART's speed (e.g. 115200)")
-        elif name in ("hello", "state"):
-            p.add_argument("--port", required=True, help="serial port (e.g. /dev/ttyACM0)")
+        elif name in ("hello", "state", "log"):
+            p.add_argument("--port", required=True, help=rules_cli.PORT_HELP)
+            if name == "log":
+                p.add_argument("--from", dest="start", type=int, default=0, metavar="N",
+                               help="start at move N (default: the first)")
         elif name == "profile":
-            p.add_argument("action", choices=("check", "docs"))
+            p.add_argument("action", choices=("check", "docs"),
+                           help="check: as a board checks them at boot; docs: rewrite "
+                                "hardware/'s README, parts list and diagrams")
             p.add_argument("names", nargs="*", metavar="NAME",
                            help="profiles to check (default: all in hardware/profiles)")
         elif name == "test":
-            p.usage = "cheeseboard test [pytest options, e.g. -k gouda]"
+            p.usage = "cheeseboard test [--all] [pytest options, e.g. -k kitchen]"
+            p.add_argument("--all", action="store_true",
+                           help="flashing's tests and the long randomised ones too (many "
+                                "minutes; the default takes about a minute)")
+            p.add_argument("pytest_args", nargs="*", metavar="PYTEST_OPTION",
+                           help="passed on to pytest, e.g. -k kitchen or -x")
     return parser
 
 
@@ -197,7 +344,7 @@ def main(argv=None):
     handler = COMMANDS[args.command][0]
     try:
         return handler(args)
-    except (CommandError, ProtocolError, paths.ProfileError, FileNotFoundError,
+    except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
             PortError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)

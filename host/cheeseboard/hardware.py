@@ -9,7 +9,6 @@ from the profiles only, so they cannot drift; a test regenerates them and compar
     cheeseboard profile check [NAME...]     cheeseboard profile docs
 """
 
-import importlib.util
 import json
 
 from cheeseboard import hardware_docs, paths
@@ -20,12 +19,8 @@ PLATFORMS = {"rp2": "MicroPython", "esp32": "MicroPython", "circuitpython": "Cir
 
 
 def _firmware_check():
-    """The firmware's profile_check module, loaded from its file (the host has no cheesefw)."""
-    path = paths.FIRMWARE / "cheesefw" / "profile_check.py"
-    spec = importlib.util.spec_from_file_location("cheesefw_profile_check", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The firmware's profile_check module, the one a board runs at boot."""
+    return paths.import_firmware("cheesefw.profile_check")
 
 
 def read_rules(game):

@@ -39,6 +39,17 @@ def firmware_dir():
     return FIRMWARE
 
 
+def import_firmware(module):
+    """A module of the firmware's `cheesefw` package, imported from firmware/ (the host runs the
+    firmware's own checks and games on CPython; the installed host package does not carry it)."""
+    import importlib
+
+    folder = str(firmware_dir())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(module)
+
+
 def command(name, package):
     """A command installed with this environment (beside its python), else on PATH."""
     beside = Path(sys.executable).parent / name

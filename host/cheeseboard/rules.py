@@ -7,7 +7,6 @@ start can reach. Every message starts with the path of the field.
 """
 
 import json
-import sys
 from pathlib import Path
 
 from cheeseboard import paths
@@ -69,9 +68,4 @@ def check_file(path):
 
 
 def _game_module(game):
-    firmware = str(paths.FIRMWARE)
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
-    from cheesefw.games import load
-
-    return load(game)
+    return paths.import_firmware("cheesefw.games").load(game)

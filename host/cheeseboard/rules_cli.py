@@ -5,6 +5,8 @@ from pathlib import Path
 
 from cheeseboard import rules, sync
 
+PORT_HELP = "serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N)"
+
 
 def add_rules_parser(sub):
     p = sub.add_parser("rules", help="check rule tables, or compare them with a board's",
@@ -12,21 +14,21 @@ def add_rules_parser(sub):
                                    "checks), diff them against a board's, or pull a board's.")
     acts = p.add_subparsers(dest="action", required=True)
     check = acts.add_parser("check", help="check rule table files")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE", help="rule tables (JSON) to check")
     diff = acts.add_parser("diff", help="what differs between the files and the board")
-    diff.add_argument("--port", required=True)
+    diff.add_argument("--port", required=True, help=PORT_HELP)
     diff.add_argument("files", nargs="*", metavar="FILE",
                       help="default: firmware/rules/*.json")
     pull = acts.add_parser("pull", help="copy the board's tables into a folder")
-    pull.add_argument("--port", required=True)
-    pull.add_argument("dir", metavar="DIR")
+    pull.add_argument("--port", required=True, help=PORT_HELP)
+    pull.add_argument("dir", metavar="DIR", help="folder to write the tables into")
 
 
 def add_sync_parser(sub):
     p = sub.add_parser("sync", help="send the rule tables that differ to a board",
                        description="Send each rule table whose contents differ from the "
                                    "board's; nothing is sent when nothing differs.")
-    p.add_argument("--port", required=True)
+    p.add_argument("--port", required=True, help=PORT_HELP)
     p.add_argument("files", nargs="*", metavar="FILE", help="default: firmware/rules/*.json")
 
 

@@ -7,6 +7,8 @@ import termios
 import time
 import tty
 
+from cheeseboard.sim.control import press_levels
+
 KEYS = {
     b"\x1b[D": "prev", b"h": "prev", b",": "prev",
     b"\x1b[C": "next", b"l": "next", b".": "next",
@@ -15,6 +17,40 @@ KEYS = {
     b" ": "roll", b"r": "roll",
 }
 HELP = "keys: \u2190/\u2192 prev/next  Enter ok  Backspace back  Space roll  q quit"
+
+# One key press is one button press: held down, then released long enough for the firmware's
+# 20 ms debounce to see each edge at a 10 ms tick.
+PRESS_MS = 70
+RELEASE_MS = 50
+
+
+class KeyPresses:
+    """Key presses waiting to be played on the board's pins, in the order they were typed.
+
+    A pin takes one schedule at a time (a new one replaces what is left of the last), so a
+    press goes out only when the one before it has been released: a burst of keys becomes
+    that many presses, none merged, none dropped.
+    """
+
+    def __init__(self):
+        self.waiting = []
+        self.free_at = 0.0  # when the last press sent has been released (time.monotonic())
+
+    def push(self, button):
+        self.waiting.append(button)
+
+    def due(self, now):
+        """The next button to press now, or None."""
+        if not self.waiting or now < self.free_at:
+            return None
+        self.free_at = now + (PRESS_MS + RELEASE_MS) / 1000
+        return self.waiting.pop(0)
+
+    def next_wait(self, now, idle=0.03):
+        """How long the view may sleep before the next press falls due."""
+        if not self.waiting:
+            return idle
+        return max(0.0, min(idle, self.free_at - now))
 
 
 def pixel_positions(profile):
@@ -52,6 +88,7 @@ def run(board, profile, out=sys.stdout):
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)
     shown = -1
+    presses = KeyPresses()
     try:
         while True:
             if board.frame_seq != shown:
@@ -60,18 +97,32 @@ def run(board, profile, out=sys.stdout):
                     "on" if board.is_on else "off", board.pty_path, shown)
                 out.write(draw(board.frame, profile, status))
                 out.flush()
-            ready, _, _ = select.select([fd], [], [], 0.03)
+            button = presses.due(time.monotonic())
+            if button and board.is_on:
+                board.set_pin(button, press_levels(PRESS_MS))
+            ready, _, _ = select.select([fd], [], [], presses.next_wait(time.monotonic()))
             if not ready:
                 continue
-            key = os.read(fd, 8)
-            if key in (b"q", b"\x03"):
-                return
-            button = KEYS.get(key)
-            if button and board.is_on:
-                board.set_pin(button, [(0, 0), (80, 1)])
+            for key in split_keys(os.read(fd, 64)):
+                if key in (b"q", b"\x03"):
+                    return
+                if key in KEYS:
+                    presses.push(KEYS[key])
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         out.write("\x1b[0m\n")
+
+
+def split_keys(data):
+    """The keys in one read of the terminal: a burst arrives as one chunk of bytes, where an
+    arrow is a three-byte escape sequence and every other key one byte."""
+    keys = []
+    i = 0
+    while i < len(data):
+        n = 3 if data[i:i + 2] == b"\x1b[" else 1
+        keys.append(data[i:i + n])
+        i += n
+    return keys
 
 
 def run_plain(board, profile, out):
