@@ -247,3 +247,62 @@ def test_a_burst_of_keys_in_the_terminal_view_is_that_many_presses(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         os.close(controller)
+
+
+# Subcommands the fuzz may run to the end: none starts a VM, runs the tests or writes the
+# project's files (sim, test and `profile docs` do; sim's options are fuzzed by parsing only).
+FUZZ_RUN = ("hello", "state", "log", "rules", "sync", "flash", "info", "profile")
+FUZZ_VALUES = ("0", "-1", "1e30", "", " ", "x" * 300, "/dev/null", "/nonexistent/port",
+               "/tmp", "kitchen", "gouda", "--", "-", "\u00e9\u00e8", "115200", "999999999999")
+
+
+def _fuzz_argv(rng, parser):
+    """A random command line: a subcommand (and action), some of its options, random values."""
+    argv = []
+    while True:
+        subs = [a for a in parser._actions if isinstance(a.choices, dict)]
+        if not subs:
+            break
+        name = rng.choice(sorted(subs[0].choices))
+        argv.append(name)
+        parser = subs[0].choices[name]
+    for action in parser._actions:
+        if action.dest == "help" or rng.random() < 0.5:
+            continue
+        if action.option_strings:
+            argv.append(rng.choice(action.option_strings))
+            if action.nargs != 0:
+                argv.append(rng.choice(FUZZ_VALUES))
+        else:
+            argv.extend(rng.choice(FUZZ_VALUES) for _ in range(rng.randint(0, 2)))
+    return argv
+
+
+def test_random_command_lines_never_give_a_traceback(tmp_path, monkeypatch, capsys):
+    import random
+
+    from cheeseboard import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    rng = random.Random(7)
+    parser = build_parser()
+    ran = 0
+    for _ in range(300):
+        argv = _fuzz_argv(rng, parser)
+        if argv[0] not in FUZZ_RUN or argv[:2] == ["profile", "docs"]:
+            try:  # parse only: a usage error is a SystemExit, anything else a bug
+                parser.parse_args(argv)
+            except SystemExit as e:
+                assert e.code in (0, 2), argv
+            assert "Traceback" not in capsys.readouterr().err
+            continue
+        try:
+            code = cli.main(argv)
+        except SystemExit as e:  # argparse's usage error or --help
+            code = e.code
+        ran += 1
+        assert code in (0, 1, 2, 130), argv
+        err = capsys.readouterr().err
+        assert "Traceback" not in err, (argv, err)
+    assert ran > 100
