@@ -151,7 +151,10 @@ class State:
         """At the deal: the animals not yet dealt, equally likely; else []."""
         if self.phase != DEAL:
             return []
-        left = [k for k in range(1, self.grid.n + 1) if k not in self.cards]
+        dealt = bytearray(self.grid.n + 1)  # (a bytearray's `in` takes no int on MicroPython)
+        for k in self.cards[:self.dealt]:
+            dealt[k] = 1
+        left = [k for k in range(1, self.grid.n + 1) if not dealt[k]]
         p = 1.0 / len(left)
         return [(k, p) for k in left]
 
@@ -268,7 +271,13 @@ class State:
 
     def rat(self):
         """Where the rat lies (-1 in the starter's hand): the starter's secret, never shown."""
-        return self.cards.find(bytes((RAT,))) if self.hand != RAT else -1
+        if self.hand == RAT:
+            return -1
+        cards = self.cards
+        for sq in range(len(cards)):
+            if cards[sq] == RAT:
+                return sq
+        raise AssertionError("no rat on the grid nor in the hand")
 
     def hint(self, a):
         """The cards to light for action (or chance outcome) `a`, and a short label."""
