@@ -408,3 +408,21 @@ def test_options_and_the_seats_the_board_plays():
         kalle.State(RULES, {"players": 2, "board_seats": 3})
     with pytest.raises(ValueError, match="players"):
         kalle.State(RULES, {"players": 6})
+
+
+def test_the_rules_document_names_every_rule_test_and_only_tests_that_exist():
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs/rules.md").read_text()
+    section = doc[doc.index("## Kalle Kanalratte"):]
+    files = {"R": "test_kalle_rules.py", "B": "test_kalle_board.py",
+             "V": "test_kalle_vboard.py", "P": "test_kalle_props.py"}
+    named = set(re.findall(r"`([RBVP])::(test_\w+)`", section))
+    for short, name in named:
+        source = (root / "tests" / files[short]).read_text()
+        assert "def %s(" % name in source or "%s = " % name in source, name
+    here = set(re.findall(r"^def (test_\w+)\(", Path(__file__).read_text(), re.M))
+    here.discard("test_the_rules_document_names_every_rule_test_and_only_tests_that_exist")
+    here.discard("test_options_and_the_seats_the_board_plays")
+    assert here <= {name for short, name in named if short == "R"}
