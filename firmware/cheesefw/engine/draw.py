@@ -31,7 +31,12 @@ def _set(frame, pixel, rgb):
 
 class Painter:
     def __init__(self, profile, game_name, palette):
-        self.map = profile["maps"][game_name]
+        spaces = profile["maps"][game_name]
+        if type(spaces) is not dict:
+            # The board keeps the maps packed (app.PackedMap); a game played has its own as a
+            # dict from then on (the packed copy goes: the menu reads either).
+            spaces = profile["maps"][game_name] = spaces.unpack()
+        self.map = spaces
         self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]
