@@ -6,6 +6,8 @@ import random
 import pytest
 from engine_driver import ROOT, VirtualTable, choose_options, play_with_buttons
 
+from cheeseboard import sync
+from cheeseboard.protocol import ProtocolError
 from cheesefw.games import as_action, kalle
 
 pytestmark = pytest.mark.board
@@ -92,3 +94,18 @@ def test_a_power_cut_mid_round_resumes_with_the_rat_where_it_was(make_vboard, tm
     log = whole_log(again, over["moves"])
     assert log[:len(done)] == done
     assert replay({"players": 2}, log[:len(done)]).rat() == rat
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda t: t["grid"].update(steps=[[1, 1]]), "grid.steps"),  # not connected
+    (lambda t: t["cards"]["animals"].pop(), "cards.animals"),  # 15 animals for 16 cards
+    (lambda t: t["rounds"].update({"2": 7}), "rounds.2"),  # out of range
+])
+def test_a_bad_table_is_refused_by_the_board_with_the_field_named(vboard, change, field):
+    vboard.wait_protocol()
+    before = sync.board_tables(vboard.client)["kalle"]["sha256"]
+    bad = json.loads(json.dumps(RULES))
+    change(bad)
+    with pytest.raises(ProtocolError, match=field.replace(".", r"\.")):
+        sync.push(vboard.client, "kalle", json.dumps(bad).encode())
+    assert sync.board_tables(vboard.client)["kalle"]["sha256"] == before
