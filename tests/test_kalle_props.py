@@ -167,6 +167,7 @@ test_thousands_of_games_end = pytest.mark.slow(hypothesis_test(5000, to_the_end)
 
 GAMES_ON_VM = """
 import json
+from cheesefw.engine.rng import Rng
 from cheesefw.games import kalle, CHANCE
 
 def game(seed, players, house, show):
@@ -175,10 +176,14 @@ def game(seed, players, house, show):
     s = kalle.State(rules, {"players": players})
     x = seed
     scored = 0
+    bot = Rng(seed)  # seat 0 is the board's player, at the level the seed gives
+    level = ("strong", "beginner")[seed % 2]
     while not s.is_terminal():
         x = (x * 1103515245 + 12345) & 0x3FFFFFFF
         if s.current_player() == CHANCE:
             choices = [o for o, _ in s.chance_outcomes()]
+        elif s.current_player() == 0:
+            choices = [kalle.bot_move(s, bot, level)]
         else:
             choices = s.legal_actions()
         s.apply_action(choices[(x >> 10) % len(choices)])

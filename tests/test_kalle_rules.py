@@ -404,8 +404,11 @@ def test_last_chance_nobody_right_the_starter_turns_a_card():
 def test_options_and_the_seats_the_board_plays():
     assert kalle.bot_players({"players": 3, "board_seats": 1}) == [2]
     assert kalle.bot_players({"players": 2}) == []
+    # The menu offers 0..5 whatever the players: more seats than there are is all of them.
+    assert kalle.bot_players({"players": 2, "board_seats": 3}) == [0, 1]
+    assert kalle.State(RULES, {"players": 2, "board_seats": 3}).num_players() == 2
     with pytest.raises(ValueError, match="board_seats"):
-        kalle.State(RULES, {"players": 2, "board_seats": 3})
+        kalle.State(RULES, {"players": 2, "board_seats": 6})
     with pytest.raises(ValueError, match="players"):
         kalle.State(RULES, {"players": 6})
 

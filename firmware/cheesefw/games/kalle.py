@@ -55,10 +55,10 @@ def check_table(rules):
 
 
 def bot_players(options):
-    """The seats the board plays: the last `board_seats` of them."""
+    """The seats the board plays: the last `board_seats` of them (all, when that is more)."""
     n = options.get("players", OPTIONS[0][1][0])
     k = options.get("board_seats", 0)
-    return list(range(n - k, n)) if type(k) is int and 0 <= k <= n else []
+    return list(range(max(0, n - k), n)) if type(k) is int and k > 0 else []
 
 
 def bot_move(state, rng, level="strong"):
@@ -76,9 +76,6 @@ class State:
         self.names = [rules["cards"]["rat"]] + rules["cards"]["animals"]
         self.options = choose_options(OPTIONS, options)
         n = self.options["players"]
-        if self.options["board_seats"] > n:
-            raise ValueError("kalle: option 'board_seats' expected 0..%d, got %d"
-                             % (n, self.options["board_seats"]))
         self.players = n
         self.rounds = n * rules["rounds"][str(n)]  # "each one has been the starting player ..."
         self.uncover = rules["uncover"]
