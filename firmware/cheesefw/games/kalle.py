@@ -297,7 +297,7 @@ class State:
         turn = self.current_player()
         status = {
             "cheese": list(self.cheese),
-            "round": self.round + 1,
+            "round": min(self.round + 1, self.rounds),  # 1.., the last one still at the end
             "rounds": self.rounds,
             "starter": self.starter,
             "uncovered": self.uncovered,
