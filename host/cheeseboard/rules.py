@@ -89,7 +89,7 @@ def named_game(path):
 
 def _as_field_message(message):
     """The loader's message in the host's form, "field.path: expected ..."."""
-    for prefix in ("rules.", "kitchen rules: ", "kitchen: "):
+    for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "kalle rules: ", "kalle: "):
         message = message.removeprefix(prefix)
     field, sep, rest = message.partition(" expected")
     if sep and ":" not in field:

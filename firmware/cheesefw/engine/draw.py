@@ -4,7 +4,7 @@ What a player sees at a glance:
 - every mouse: each space's pixels show the colours of the pieces on it, one colour
   per pixel; when a space holds more colours than it has pixels they take turns;
 - marks (cheese, face-down tiles, holes) where no piece stands;
-- the choice on offer: its spaces blink white;
+- the choice on offer: its spaces blink white; a piece the view names in "blink" blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
 - the dice on the die pixels, each in its colour.
 Colours come from the rule table's palette; pixels from the profile's map for the game.
@@ -31,7 +31,12 @@ def _set(frame, pixel, rgb):
 
 class Painter:
     def __init__(self, profile, game_name, palette):
-        self.map = profile["maps"][game_name]
+        spaces = profile["maps"][game_name]
+        if type(spaces) is not dict:
+            # The board keeps the maps packed (app.PackedMap); a game played has its own as a
+            # dict from then on (the packed copy goes: the menu reads either).
+            spaces = profile["maps"][game_name] = spaces.unpack()
+        self.map = spaces
         self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]
@@ -76,9 +81,13 @@ class Painter:
         for space, kind in view["marks"]:
             marks.setdefault(space, kind)
         spaces_map = self.map
+        # A view's "blink": spaces whose pieces blink (shown every other half period).
+        blink = view.get("blink") if not blink_on else None
         for space in self.spaces:  # the hot loop: locals, and slice copies inline
             pixels = spaces_map[space]
             owners = by_space.get(space)
+            if blink and space in blink:
+                owners = None
             if owners:
                 k = len(owners)
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
