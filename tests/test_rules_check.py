@@ -27,7 +27,7 @@ def test_the_default_tables_are_good(game):
     ("gouda", lambda t: t["dice"]["faces"].append("blue"), "dice.faces.6"),
     ("gouda", lambda t: t.update(players=[2]), "players"),
     ("gouda", lambda t: t["palette"].update(cheese=[300, 0, 0]), "palette.cheese.0"),
-    ("gouda", lambda t: t.pop("top"), "(the table)"),
+    ("gouda", lambda t: t.pop("top"), "top"),  # a missing key is named
     ("gouda", lambda t: t["spaces"][3].__setitem__(2, "nowhere"), "spaces"),  # the loader's
     ("gouda", lambda t: _loop_before_the_top(t), "start.crl"),  # the top out of reach
     ("kitchen", lambda t: t["deck"].update(cheese="ten"), "deck.cheese"),

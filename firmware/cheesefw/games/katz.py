@@ -277,6 +277,21 @@ class State:
                 out.append(i)
         return out
 
+    def after_move(self, action):
+        """A copy of this state with the legal move `action` made, before the turn passes (what
+        a board player looks at); its history is left empty."""
+        sid, steps = self._legal(action)
+        s = State.__new__(State)
+        s.track, s.options, s.n, s.m = self.track, self.options, self.n, self.m
+        s.turn, s.roll, s.phase = self.turn, self.roll, self.phase
+        s._log = bytearray()
+        s.place = bytearray(self.place)
+        s.level = bytearray(self.level)
+        s.trapped = bytearray(self.trapped)
+        s.last_home = list(self.last_home)
+        s._move(self.track.place(sid), steps)
+        return s
+
     def _move(self, p, steps):
         """The top mouse of place p (a mouse of the player to act) goes `steps` on."""
         t = self.track
@@ -308,6 +323,10 @@ class State:
         self.phase = OVER
 
     # -- small helpers -----------------------------------------------------------------------
+
+    def mice_of(self, player):
+        """The mice (their numbers) of `player`."""
+        return range(player * self.m, (player + 1) * self.m)
 
     def _mice(self, player):
         return range(player * self.m, (player + 1) * self.m)
