@@ -50,14 +50,7 @@ def _score(state, action):
     score += _HOME * after.home_count(me)
     free = after.free_mice(me)
     score += _FREE * len(free)
-    # Danger ahead: the empty cans a roll could end on, for each of our free mice ("Eine
-    # blockierte Maus kann nicht in eine Falle laufen": a covered mouse is in no danger).
-    for i in free:
-        p = after.place[i]
-        for k in range(1, 6):
-            q = p + k
-            if q <= t.n and t.trap[q] and not after.tower(q):
-                score -= _DANGER
+    score -= danger(after, me)
     # Our mouse on top of others' mice blocks them.
     dest = min(t.n + 1, t.place(action[0]) + action[1])
     if dest <= t.n:
@@ -70,3 +63,16 @@ def _score(state, action):
         if left == 1:
             score += _ONE_LEFT
     return score
+
+
+def danger(state, player):
+    """The empty cans a roll could end on, counted for each free mouse of `player` ("Eine
+    blockierte Maus kann nicht in eine Falle laufen": a covered mouse is in no danger)."""
+    t = state.track
+    count = 0
+    for i in state.free_mice(player):
+        p = state.place[i]
+        for q in range(p + 1, min(p + 6, t.n + 1)):
+            if t.trap[q] and not state.tower(q):
+                count += 1
+    return _DANGER * count
