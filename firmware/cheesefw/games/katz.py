@@ -57,7 +57,7 @@ class State:
     """One race: the mice's places and towers, the die, whose turn, driven by actions."""
 
     def __init__(self, rules, options=None):
-        t = check_table(rules)
+        t = rules if isinstance(rules, Track) else check_table(rules)  # a Track: already read
         self.track = t
         self.options = o = _options(options)
         if not t.players[0] <= o["players"] <= t.players[1]:
@@ -281,10 +281,8 @@ class State:
         """A copy of this state with the legal move `action` made, before the turn passes (what
         a board player looks at); its history is left empty."""
         sid, steps = self._legal(action)
-        s = State.__new__(State)
-        s.track, s.options, s.n, s.m = self.track, self.options, self.n, self.m
+        s = State(self.track, self.options)
         s.turn, s.roll, s.phase = self.turn, self.roll, self.phase
-        s._log = bytearray()
         s.place = bytearray(self.place)
         s.level = bytearray(self.level)
         s.trapped = bytearray(self.trapped)
