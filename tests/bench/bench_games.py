@@ -2,8 +2,9 @@
 
     make bench        (or: python tests/bench/bench_games.py)
 
-- heap: a full 6-player Gouda game with powers, firmware loaded (.mpy, as flashed), heap
-  capped at 64 KB; the game's working set is the heap's growth from its start to its peak;
+- heap: a full 6-player Gouda game with powers (and a kitchen and a 6-player Katz game),
+  firmware loaded (.mpy, as flashed), heap capped at 64 KB; the game's working set is the
+  heap's growth from its start to its peak;
 - consecutive games: no heap growth over many games (the heap after every tenth game);
 - speed: full random games per second on MicroPython and on CPython;
 - tick: the engine's cost per main-loop tick against a loop that only copies the frame;
@@ -82,6 +83,9 @@ def main():
         kitchen_heap = smallest_heap(image, "kitchen", "2", "0")
         rows.append(("smallest heap (4 KB steps): firmware + kitchen game",
                      "%d KB" % kitchen_heap, "%.2f of the 64 KB target" % (kitchen_heap / 64)))
+        katz_heap = smallest_heap(image, "katz", "6", "0")
+        rows.append(("smallest heap (4 KB steps): firmware + 6-player Katz game",
+                     "%d KB" % katz_heap, "%.2f of the 64 KB target" % (katz_heap / 64)))
         h = on_mp(image, smallest * 1024, "heap", "gouda", "6", "1")
         rows.append(("  of which the firmware and the game's state at its start",
                      "%d B" % h["before"], "%d moves played" % h["moves"]))
@@ -90,9 +94,14 @@ def main():
         k = on_mp(image, kitchen_heap * 1024, "heap", "kitchen", "2", "0")
         rows.append(("kitchen game: working set", "%d B" % (k["peak"] - k["before"]),
                      "%.2f of 8 KB" % ((k["peak"] - k["before"]) / 8192)))
+        z = on_mp(image, katz_heap * 1024, "heap", "katz", "6", "0")
+        rows.append(("6-player Katz game: working set", "%d B" % (z["peak"] - z["before"]),
+                     "%.2f of 8 KB" % ((z["peak"] - z["before"]) / 8192)))
+        rows.append(("  game modules imported while it plays", ", ".join(
+            m.split(".")[-1] for m in z["modules"]), "the chosen game's only"))
         many = int(os.environ.get("BENCH_GAMES", "200"))
         for game, label in (("gouda", "6-player Gouda games with powers"),
-                            ("kitchen", "kitchen games")):
+                            ("kitchen", "kitchen games"), ("katz", "6-player Katz games")):
             m = on_mp(image, 128 * 1024, "many", game, str(many))
             # The heap after every tenth game; the GC is conservative, so a dead game the
             # stack still points at can show for one sample: compare the lows of each third.
@@ -123,6 +132,12 @@ def main():
                      "%.0f us" % kb["reach_us"], "%.2f of a 10 ms tick" % (kb["reach_us"] / 10000)))
         rows.append(("kitchen: the board cat's choice, MicroPython", "%.0f us" % kb["bot_us"],
                      "%.2f of a 10 ms tick" % (kb["bot_us"] / 10000)))
+        kz = on_mp(image, 200 * 1024, "katz")
+        rows.append(("Katz: the board player's choice, clover rolled, 6 players, MicroPython",
+                     "%.0f us" % kz["bot_us"], "%.2f of a 10 ms tick; %.1f moves scored"
+                     % (kz["bot_us"] / 10000, kz["moves"])))
+        rows.append(("Katz: its legal moves, same positions", "%.0f us" % kz["legal_us"],
+                     "%.3f of a 10 ms tick" % (kz["legal_us"] / 10000)))
     print_table("games and engine (python tests/bench/bench_games.py)", rows)
 
 
