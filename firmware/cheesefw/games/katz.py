@@ -268,7 +268,7 @@ class State:
 
     def free_mice(self, player):
         """The mice `player` may move: in the pantry, or on top of a tower and not caught."""
-        heights = self._heights()
+        heights = self.heights()
         out = []
         for i in self._mice(player):
             p = self.place[i]
@@ -332,7 +332,8 @@ class State:
     def _caught(self, player):
         return sum(self.trapped[i] for i in self._mice(player))
 
-    def _heights(self):
+    def heights(self):
+        """Per place: how many mice stand there."""
         heights = bytearray(self.track.n + 2)
         for p in self.place:
             heights[p] += 1

@@ -36,7 +36,7 @@ def choose(state, rng, level="strong"):
 def _lands_in_can(state, action):
     t = state.track
     dest = t.place(action[0]) + action[1]
-    return dest <= t.n and t.trap[dest] and not state.tower(dest)
+    return dest <= t.n and t.trap[dest] and not state.heights()[dest]
 
 
 def _score(state, action):
@@ -69,10 +69,11 @@ def danger(state, player):
     """The empty cans a roll could end on, counted for each free mouse of `player` ("Eine
     blockierte Maus kann nicht in eine Falle laufen": a covered mouse is in no danger)."""
     t = state.track
+    here = state.heights()  # a can is empty while nothing stands on it
     count = 0
     for i in state.free_mice(player):
         p = state.place[i]
         for q in range(p + 1, min(p + 6, t.n + 1)):
-            if t.trap[q] and not state.tower(q):
+            if t.trap[q] and not here[q]:
                 count += 1
     return _DANGER * count
