@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cheeseboard.rules import GAMES, check_file, check_table
-from cheesefw.games import gouda, kitchen
+from cheesefw.games import gouda, katz, kitchen
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = {g: json.loads((ROOT / "firmware/rules" / (g + ".json")).read_text())
-          for g in ("gouda", "kitchen")}
-MODULES = {"gouda": gouda, "kitchen": kitchen}
+          for g in ("gouda", "kitchen", "katz")}
+MODULES = {"gouda": gouda, "kitchen": kitchen, "katz": katz}
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
