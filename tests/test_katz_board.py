@@ -157,3 +157,25 @@ def test_the_board_plays_its_seats_itself():
             assert s["turn"] == 0  # the board never waits for buttons on its own seat
             table.press("ok")
     assert (1, "bot") in seen
+
+
+def test_a_button_that_means_nothing_now_is_refused_with_the_signal_and_changes_nothing():
+    table = CpuTable(MemoryBoard(seed=8))
+    choose_options(table, "katz", {"players": 2})
+    before = table.state()
+    assert before["wait"] == "roll"
+    for name in ("ok", "next", "prev"):  # nothing to choose before the roll
+        table.press(name)
+    after = table.state()
+    assert after["refused"] == before["refused"] + 3 and after["moves"] == before["moves"] == 0
+    table.press("roll")
+    table.wait(800)
+    deciding = table.state()
+    assert deciding["wait"] == "decide"
+    table.press("roll")  # a second roll: refused, the roll already made stays
+    again = table.state()
+    assert again["refused"] == deciding["refused"] + 1
+    assert again["moves"] == deciding["moves"] == 1 and again["offer"] == deciding["offer"]
+    frame = table.frame
+    table.wait(10)
+    assert tuple(frame[3 * PROFILE["status"]:3 * PROFILE["status"] + 3]) == (255, 0, 0)
