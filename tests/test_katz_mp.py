@@ -48,3 +48,21 @@ def test_a_six_player_game_of_board_players_in_a_64k_heap(tmp_path):
     assert on_mp[0].startswith("winners [") and on_mp[0] == on_cpython[0]
     assert int(on_mp[0].split()[-2]) > 200  # a whole game's history
     assert int(on_mp[1].split()[-1]) < 8 * 1024  # the game's working set: the 8 KB target
+
+
+CHOSEN = """
+import json, sys
+from quiet_board import QuietBoard
+from cheesefw.engine import core
+board = QuietBoard(json.load(open(PROFILE)))
+engine = core.Engine(board)
+engine.start_game("katz", {"players": 3, "board": 1})
+print(sorted(m for m in sys.modules if m.startswith("cheesefw.games")))
+"""
+
+
+def test_the_board_imports_only_the_chosen_game():
+    root = FIRMWARE.parent
+    code = CHOSEN.replace("PROFILE", repr(str(root / "hardware/profiles/pico.json")))
+    out = run_mp(code, path=[root / "tests/bench"]).split("\n")[-2]
+    assert out == "['cheesefw.games', 'cheesefw.games.katz', 'cheesefw.games.katz_table']"
