@@ -112,10 +112,9 @@ def load_profile():
     for key in ("die", "seats", "meter"):
         if key in profile:
             profile[key] = _pack(profile[key])
-    for game in profile["maps"]:
-        spaces = profile["maps"][game]
-        for space in spaces:
-            spaces[space] = _pack(spaces[space])
+    maps = profile["maps"]
+    for game in maps:
+        maps[game] = render.pack_map(maps[game])  # a few hundred bytes a game, not kilobytes
     for key in ("notes", "bom", "supply", "title"):  # for people and the host, not the board
         profile.pop(key, None)
     return profile

@@ -114,7 +114,7 @@ def _check_map(game, spaces, rules, fixed, count, errors):
     if rules is None:
         errors.append("%s: unknown game (no rules/%s.json)" % (where, game))
         return
-    if not isinstance(spaces, dict):
+    if not hasattr(spaces, "get"):  # a dict, or the packed map the board reads it into
         errors.append("%s: expected space -> pixels" % where)
         return
     ids = space_ids(rules)

@@ -33,7 +33,8 @@ def _set(frame, pixel, rgb):
 
 class Painter:
     def __init__(self, profile, game_name, palette):
-        self.map = profile["maps"][game_name]
+        packed = profile["maps"][game_name]
+        self.map = {sid: packed[sid] for sid in packed}  # a dict for the hot loop's lookups
         self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]
