@@ -30,6 +30,12 @@ def schema(game):
 
 def _field_path(error):
     parts = [str(p) for p in error.absolute_path]
+    # A key that is missing or not allowed: name the key itself, not the object holding it.
+    if error.validator == "required":
+        parts += [k for k in error.validator_value if k not in error.instance][:1]
+    elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        parts += sorted(k for k in error.instance if k not in known)[:1]
     return ".".join(parts) if parts else "(the table)"
 
 
@@ -89,7 +95,8 @@ def named_game(path):
 
 def _as_field_message(message):
     """The loader's message in the host's form, "field.path: expected ..."."""
-    for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "kalle rules: ", "kalle: "):
+    for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "kalle rules: ", "kalle: ",
+                   "katz rules: ", "katz: "):
         message = message.removeprefix(prefix)
     field, sep, rest = message.partition(" expected")
     if sep and ":" not in field:

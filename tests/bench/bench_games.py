@@ -87,6 +87,9 @@ def main():
         kalle_heap = smallest_heap(image, "kalle", "5", "0")
         rows.append(("smallest heap (4 KB steps): firmware + 5-player Kalle Kanalratte",
                      "%d KB" % kalle_heap, "%.2f of the 64 KB target" % (kalle_heap / 64)))
+        katz_heap = smallest_heap(image, "katz", "6", "0")
+        rows.append(("smallest heap (4 KB steps): firmware + 6-player Katz game",
+                     "%d KB" % katz_heap, "%.2f of the 64 KB target" % (katz_heap / 64)))
         h = on_mp(image, smallest * 1024, "heap", "gouda", "6", "1")
         rows.append(("  of which the firmware and the game's state at its start",
                      "%d B" % h["before"], "%d moves played" % h["moves"]))
@@ -99,13 +102,17 @@ def main():
         rows.append(("Kalle game: working set", "%d B" % (ka["peak"] - ka["before"]),
                      "%.2f of 8 KB; firmware and state at the start %d B"
                      % ((ka["peak"] - ka["before"]) / 8192, ka["before"])))
-        for name, run in (("gouda", h), ("kitchen", k), ("kalle", ka)):
+        z = on_mp(image, katz_heap * 1024, "heap", "katz", "6", "0")
+        rows.append(("6-player Katz game: working set", "%d B" % (z["peak"] - z["before"]),
+                     "%.2f of 8 KB" % ((z["peak"] - z["before"]) / 8192)))
+        for name, run in (("gouda", h), ("kitchen", k), ("kalle", ka), ("katz", z)):
             rows.append(("  game modules imported while playing %s" % name,
                          "%d" % len(run["games"]), " ".join(m[15:] for m in run["games"])))
         many = int(os.environ.get("BENCH_GAMES", "200"))
         for game, label in (("gouda", "6-player Gouda games with powers"),
                             ("kitchen", "kitchen games"),
-                            ("kalle", "5-player Kalle games")):
+                            ("kalle", "5-player Kalle games"),
+                            ("katz", "6-player Katz games")):
             m = on_mp(image, 128 * 1024, "many", game, str(many))
             # The heap after every tenth game; the GC is conservative, so a dead game the
             # stack still points at can show for one sample: compare the lows of each third.
@@ -141,6 +148,12 @@ def main():
                            ("swap_us", "the board starter's swap")):
             rows.append(("Kalle: %s, MicroPython" % label, "%.0f us" % kk[key],
                          "%.2f of a 10 ms tick" % (kk[key] / 10000)))
+        kz = on_mp(image, 200 * 1024, "katz")
+        rows.append(("Katz: the board player's choice, clover rolled, 6 players, MicroPython",
+                     "%.0f us" % kz["bot_us"], "%.2f of a 10 ms tick; %.1f moves scored"
+                     % (kz["bot_us"] / 10000, kz["moves"])))
+        rows.append(("Katz: its legal moves, same positions", "%.0f us" % kz["legal_us"],
+                     "%.3f of a 10 ms tick" % (kz["legal_us"] / 10000)))
     print_table("games and engine (python tests/bench/bench_games.py)", rows)
 
 

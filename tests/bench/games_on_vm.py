@@ -3,7 +3,7 @@
 #     heap GAME PLAYERS POWERS   one full random game: heap before, peak working set, after
 #     many GAME N                N consecutive games: games/s and heap after each tenth
 #     tick                       engine cost per main-loop tick against a frame-copy loop
-#     kitchen                    the cost of the kitchen's path search and its board cat
+#     kitchen / katz             a game's own hot spots (path search, the board's player)
 # (Kalle's board players are timed by kalle_on_vm.py: code here is in the heap of every run.)
 import gc
 import json
@@ -39,6 +39,8 @@ def options(game, players, powers):
         return {"players": players, "powers": powers}
     if game == "kalle":
         return {"players": min(players, 5)}
+    if game == "katz":
+        return {"players": players}
     return {}
 
 
@@ -202,6 +204,36 @@ def bench_kitchen():
     print(json.dumps({"reach_us": reach_us, "bot_us": bot_us, "positions": len(cats)}))
 
 
+def bench_katz():
+    """The board player's choice in Katz positions with many moves on offer (clover rolls)."""
+    from cheesefw.games import katz
+
+    table = rules("katz")
+    rng = Rng(6)
+    states = []
+    while len(states) < 8:  # six players, midway, the clover rolled: the most moves to score
+        s = katz.State(table, {"players": 6})
+        while not s.is_terminal() and len(states) < 8:
+            if s.current_player() == CHANCE:
+                s.apply_action(rng.choose(s.chance_outcomes()))
+                continue
+            if s.roll == "clover" and len(s.history) > 60:
+                states.append(s.to_dict())
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.below(len(legal))])
+    positions = [katz.State.from_dict(table, d) for d in states]
+    moves = sum(len(s.legal_actions()) for s in positions)
+    t0 = time.ticks_us()
+    for s in positions:
+        katz.bot_move(s, rng)
+    bot_us = time.ticks_diff(time.ticks_us(), t0) / len(positions)
+    t0 = time.ticks_us()
+    for s in positions:
+        s.legal_actions()
+    legal_us = time.ticks_diff(time.ticks_us(), t0) / len(positions)
+    print(json.dumps({"bot_us": bot_us, "legal_us": legal_us, "moves": moves / len(positions)}))
+
+
 mode = sys.argv[1]
 if mode == "heap":
     bench_heap(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1")
@@ -211,4 +243,5 @@ elif mode == "tick":
     bench_tick()
 elif mode == "kitchen":
     bench_kitchen()
-
+elif mode == "katz":
+    bench_katz()
