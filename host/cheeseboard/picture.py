@@ -79,12 +79,16 @@ def regions(profile, game, table=None):
     return out
 
 
-def _cells(profile):
-    """(x, y) of each pixel's cell's top-left corner in the picture (row 0 at the bottom,
-    as the layout diagrams draw it)."""
+def grid(profile):
+    """(column, line) of each pixel, line 0 at the top: the matrix's row 0 at the bottom, as
+    the layout diagrams draw it and as the overlay lies in front of the players."""
     height = profile["matrix"]["height"]
-    return [(MARGIN + col * CELL, TITLE + MARGIN + (height - 1 - row) * CELL)
-            for col, row in positions(profile)]
+    return [(col, height - 1 - row) for col, row in positions(profile)]
+
+
+def _cells(profile):
+    """(x, y) of each pixel's cell's top-left corner in the picture."""
+    return [(MARGIN + col * CELL, TITLE + MARGIN + line * CELL) for col, line in grid(profile)]
 
 
 def _boxes(cells, pixels):
@@ -97,6 +101,16 @@ def _boxes(cells, pixels):
     if w * h == len(set(pixels)):
         return [(min(xs), min(ys), w * CELL, h * CELL)]
     return [(cells[p][0], cells[p][1], CELL, CELL) for p in pixels]
+
+
+def label_row(profile, region):
+    """The pixels, left to right, over which a region's labels are written: the bottom row
+    of its (first) box (the terminal view writes them there too)."""
+    cells = _cells(profile)
+    x, y, w, h = _boxes(cells, region.pixels)[0]
+    bottom = y + h - CELL
+    return sorted((p for p in region.pixels if cells[p][1] == bottom and x <= cells[p][0] < x + w),
+                  key=lambda p: cells[p][0])
 
 
 def _fit(text, width, size):
