@@ -46,6 +46,7 @@ lint: $(STAMP)
 bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_board.py
 	$(BIN)/python tests/bench/bench_games.py
+	$(BIN)/python tests/bench/bench_heap.py
 	$(BIN)/python tests/bench/bench_tables.py
 	$(BIN)/python tests/bench/bench_render.py
 	$(BIN)/python tests/bench/bench_flash.py
