@@ -23,7 +23,7 @@ class MemoryBoard(Board):
         self.files = files if files is not None else {}
         self.now = 0
         self.seed = seed
-        Board.__init__(self, PROFILE)
+        Board.__init__(self, json.loads(json.dumps(PROFILE)))  # its own: the engine changes it
 
     def _make_pin(self, name, pin_id):
         return None

@@ -7,10 +7,10 @@ a game's rules: the game module is loaded by name when it is chosen.
 
 import gc
 import json
+import sys
 
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
-from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
 from cheesefw.games import load
 from cheesefw.home import rules_files
@@ -27,10 +27,38 @@ class Engine:
         self.board = board
         self.profile = board.profile
         self.journal = Journal(board)
-        self.menu = Menu(self.profile, self.start_game)
-        self.scene = self.menu
+        self.menu = None
+        self._other_maps = None  # during a game: the other games' maps, as JSON text
         self._tables = None
+        self._open_menu()
         self._resume()
+
+    # A board carries only what it plays: during a game the menu's code is not in the heap,
+    # and the other games' maps wait as JSON text (about 5 KB in all at 32 bits).
+
+    def _open_menu(self):
+        from cheesefw.engine.menu import Menu
+
+        if self._other_maps:
+            from cheesefw.app import _pack
+
+            maps = self.profile["maps"]
+            for game, spaces in json.loads(self._other_maps).items():
+                maps[game] = {s: _pack(pixels) for s, pixels in spaces.items()}
+            self._other_maps = None
+        self.menu = self.scene = Menu(self.profile, self.start_game)
+
+    def _close_menu(self, game):
+        self.menu = None
+        sys.modules.pop("cheesefw.engine.menu", None)
+        engine = sys.modules.get("cheesefw.engine")
+        if engine is not None and hasattr(engine, "menu"):
+            delattr(engine, "menu")
+        maps = self.profile["maps"]
+        others = {}
+        for other in [g for g in maps if g != game]:
+            others[other] = {s: list(pixels) for s, pixels in maps.pop(other).items()}
+        self._other_maps = json.dumps(others) if others else None
 
     def handlers(self):
         """The engine's protocol commands: the rule tables', loaded when first used (a
@@ -83,6 +111,10 @@ class Engine:
         painter = Painter(self.profile, header["game"], rules.get("palette", {}))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume)
+        # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
+        # table keeps the rest).
+        rules.pop("palette", None)
+        self._close_menu(header["game"])
         gc.collect()
 
     def on_button(self, name, event, now):
@@ -98,7 +130,9 @@ class Engine:
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(GAME_TABLE)
-        self.scene = self.menu
+        self.scene = None  # the game's heap is free before the menu's comes back
+        gc.collect()
+        self._open_menu()
 
     def update(self, now):
         return self.scene.update(now)
