@@ -6,12 +6,14 @@ conftest prints it as one line at the end of the run.
 """
 
 import json
+import os
 import shutil
 import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# CHEESEBOARD_CHROMIUM names another browser binary (or a missing one, to see the skip).
+CHROMIUM = os.environ.get("CHEESEBOARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ENABLE = ("the web board's browser tests were skipped (%s): `apt-get install chromium` and "
           "`pip install -e '.[dev]'` (playwright) enable them; `make` installs node_modules")
 

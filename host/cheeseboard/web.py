@@ -108,6 +108,19 @@ def make_server(files, host="127.0.0.1", port=0):
     return ThreadingHTTPServer((host, port), Handler)
 
 
+def port_number(text):
+    """--port: a TCP port (0: any free one)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("%r: expected a port number from 0 to 65535" % text)
+    return value
+
+
 def add_parser(sub):
     p = sub.add_parser("web", help="play on the board in a web browser (MicroPython on "
                                    "WebAssembly)",
@@ -117,7 +130,7 @@ def add_parser(sub):
                                    "printed.")
     p.add_argument("--profile", default="pico", help="the board the page opens as (default: "
                                                      "pico; the page can switch)")
-    p.add_argument("--port", type=int, default=8765, metavar="N",
+    p.add_argument("--port", type=port_number, default=8765, metavar="N",
                    help="the local port to serve on (default: 8765; 0 picks a free one)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     p.add_argument("--export", metavar="DIR",
