@@ -4,6 +4,7 @@ WebAssembly port, played with the page's buttons, keys and touch."""
 import base64
 import hashlib
 import json
+import re
 
 import pytest
 from webpage import CHROMIUM, MISSING, Site, WebBoard
@@ -143,6 +144,25 @@ def test_the_pictures_pixels_are_the_frame_the_firmware_wrote(open_board):
         for px, fill in fills:
             assert rgb(fill) == tuple(frame[3 * px:3 * px + 3]), px
         board.advance(170)
+
+
+def test_the_page_saves_its_picture_as_svg_and_png(open_board):
+    board = open_board(fake_clock=True, accept_downloads=True)
+    board.boot()
+    hexa = board.js("window.cheeseboard.frameHex()")
+    with board.page.expect_download() as svg_download:
+        board.page.click("#save-svg")
+    assert svg_download.value.suggested_filename == "pico-gouda.svg"
+    text = open(svg_download.value.path()).read()
+    fills = dict(re.findall(r'id="px-(\d+)"[^>]*fill="(rgb\([^)]*\))"', text))
+    frame = bytes.fromhex(hexa)
+    assert len(fills) == 64
+    for px, fill in fills.items():
+        assert rgb(fill) == tuple(frame[3 * int(px):3 * int(px) + 3])
+    with board.page.expect_download() as png_download:
+        board.page.click("#save-png")
+        board.advance(100)
+    assert open(png_download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 
 
 def test_keys_and_touch_press_the_buttons(open_board):
