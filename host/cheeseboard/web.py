@@ -7,7 +7,8 @@ pinned in package.json and package-lock.json), writes the firmware image that
 This module makes the site, as a set of files, and serves it on localhost
 (or writes it to a folder: any static host serves it as well):
 
-    index.html, board.js, vm.mjs, board.css      the page (package data)
+    index.html, board.js, flash.mjs, save.mjs,   the page (package data)
+    vm.mjs, board.css
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
     pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.picture)
@@ -26,7 +27,7 @@ from cheeseboard import image, paths, picture
 
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PAGE_DIR = Path(__file__).resolve().parent / "web"
-PAGE_FILES = ("index.html", "board.js", "vm.mjs", "board.css")
+PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.mjs", "board.css")
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 

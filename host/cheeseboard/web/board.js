@@ -3,6 +3,8 @@
 // screen, on the keyboard and by touch, the console, and the board's flash kept in the
 // browser's storage (localStorage), so that a reload resumes the game like a power cut.
 import { loadMicroPython } from "./mp/micropython.mjs";
+import { BrowserFlash, fromBase64 } from "./flash.mjs";
+import { download, savePng, svgText } from "./save.mjs";
 import { boot, frameRequest, parseReply } from "./vm.mjs";
 
 const TICK_MS = 10; // the firmware's own main-loop period (cheesefw/app.py)
@@ -19,6 +21,7 @@ const BUTTONS = ["prev", "next", "ok", "back", "roll"];
 const $ = (id) => document.getElementById(id);
 const me = Math.random().toString(36).slice(2); // this tab, for the other tabs
 let profileName = null;
+let flash = null; // the board's own files in localStorage (flash.mjs)
 let board = null; // vm.mjs's board while it runs
 let running = false;
 let game = null; // the overlay drawn
@@ -29,51 +32,7 @@ let nextId = 1;
 const waiting = new Map(); // request id -> resolve
 let consoleLine = "";
 
-// -- the board's flash in the browser's storage ------------------------------------------
-
-const fileKey = (path) => `cheeseboard:${profileName}:file:${path}`;
 const ownerKey = () => `cheeseboard:${profileName}:owner`;
-
-function toBase64(bytes) {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s);
-}
-
-function fromBase64(text) {
-  const s = atob(text);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
-
-function storedFiles() {
-  const prefix = fileKey("");
-  const files = {};
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i);
-    if (k.startsWith(prefix)) files[k.slice(prefix.length)] = fromBase64(localStorage.getItem(k));
-  }
-  return files;
-}
-
-function keep(changed) {
-  for (const [path, data] of changed) {
-    if (data === null) localStorage.removeItem(fileKey(path));
-    else localStorage.setItem(fileKey(path), toBase64(data));
-  }
-}
-
-function forget() {
-  const prefix = fileKey("");
-  const keys = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    if (localStorage.key(i).startsWith(prefix)) keys.push(localStorage.key(i));
-  }
-  keys.forEach((k) => localStorage.removeItem(k));
-}
 
 // -- one tab owns a board ------------------------------------------------------------------
 // The Web Locks API tells a second tab that a first one is open (the lock goes with the tab);
@@ -296,12 +255,12 @@ async function powerOn() {
   window.cheeseboard.crashed = false;
   localStorage.setItem(ownerKey(), me);
   status("starting the board\u2026");
-  const flash = await (await fetch(`flash/${profileName}.json`)).json();
+  const flashed = await (await fetch(`flash/${profileName}.json`)).json();
   const files = {};
-  for (const [path, b64] of Object.entries(flash.files)) files[path] = fromBase64(b64);
-  const kept = storedFiles();
+  for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
+  const kept = flash.files();
   Object.assign(files, kept); // what the firmware wrote last time: journal, synced tables
-  consoleWrite(`-- power on: firmware build ${flash.build}, ${Object.keys(kept).length} of `
+  consoleWrite(`-- power on: firmware build ${flashed.build}, ${Object.keys(kept).length} of `
                + "the board's own files kept from last time\n");
   try {
     board = await boot(loadMicroPython, files, onOutput);
@@ -329,7 +288,7 @@ function loop() {
   try {
     applyPins(performance.now());
     painted = b.tick();
-    keep(b.changed());
+    flash.keep(b.changed());
     const now = performance.now();
     if (now - lastState > 100) {
       lastState = now;
@@ -374,33 +333,6 @@ async function sendTable(file) {
     : `${name}: refused: ${reply.error}`;
 }
 
-// -- saving the picture --------------------------------------------------------------------
-
-function download(blob, name) {
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-function pictureSvg() {
-  return new XMLSerializer().serializeToString($("picture").querySelector("svg"));
-}
-
-function savePng() {
-  const svg = $("picture").querySelector("svg");
-  const img = new Image();
-  img.onload = () => {
-    const canvas = document.createElement("canvas");
-    canvas.width = svg.width.baseVal.value;
-    canvas.height = svg.height.baseVal.value;
-    canvas.getContext("2d").drawImage(img, 0, 0);
-    canvas.toBlob((b) => download(b, `${profileName}-${game}.png`));
-  };
-  img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(pictureSvg())));
-}
-
 // -- start ---------------------------------------------------------------------------------
 
 let site = null;
@@ -416,16 +348,18 @@ async function main() {
   site = await (await fetch("profiles.json")).json();
   const asked = new URLSearchParams(location.search).get("profile");
   profileName = asked in site.profiles ? asked : site.default;
+  flash = new BrowserFlash(profileName);
   const select = $("profile");
   for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
   select.value = profileName;
   select.onchange = () => { location.search = "?profile=" + select.value; };
   wireButtons();
   $("restart").onclick = () => powerOn();
-  $("forget").onclick = () => { forget(); powerOn(); };
-  $("save-svg").onclick = () => download(new Blob([pictureSvg()], { type: "image/svg+xml" }),
+  $("forget").onclick = () => { flash.forget(); powerOn(); };
+  const picture = () => $("picture").querySelector("svg");
+  $("save-svg").onclick = () => download(new Blob([svgText(picture())], { type: "image/svg+xml" }),
                                          `${profileName}-${game}.svg`);
-  $("save-png").onclick = savePng;
+  $("save-png").onclick = () => savePng(picture(), `${profileName}-${game}.png`);
   $("table-file").onchange = (e) => {
     if (e.target.files[0] && board) sendTable(e.target.files[0]).catch((x) => consoleWrite(`-- ${x}\n`));
   };
