@@ -14,7 +14,7 @@ from cheeseboard import image, paths
 if MISSING:
     pytest.skip(MISSING, allow_module_level=True)
 
-pytestmark = pytest.mark.board
+# Not in `cheeseboard test`'s quick set (a minute and a half in a browser): `make test` runs them.
 
 
 @pytest.fixture(scope="module")
