@@ -7,7 +7,9 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow lint bench clean
+.PHONY: play web test test-slow lint bench clean
+# The web board's VM: the npm package pinned in package.json, exactly as package-lock.json says.
+NPM_STAMP := node_modules/.installed
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +26,14 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (the game resumes next time)
 	$(BIN)/cheeseboard sim
 
-test: lint  ## lint, type-check the firmware, and run the test suite
+$(NPM_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
+	else echo "npm is missing: the web board (cheeseboard web) and its tests need Node 20 and npm"; fi
+
+web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
+	$(BIN)/cheeseboard web --open
+
+test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)  ## the long randomised tests as well
@@ -34,12 +43,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests
 	$(BIN)/python tests/typecheck_firmware.py
 
-bench: $(STAMP)  ## benchmarks, as tables
+bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_board.py
 	$(BIN)/python tests/bench/bench_games.py
+	$(BIN)/python tests/bench/bench_heap.py
 	$(BIN)/python tests/bench/bench_tables.py
 	$(BIN)/python tests/bench/bench_render.py
 	$(BIN)/python tests/bench/bench_flash.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -29,3 +29,12 @@ def make_vboard(tmp_path):
     yield make
     for board in boards:
         board.stop()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line when the web board's browser tests were skipped: what enables them."""
+    from webpage import ENABLE, MISSING
+
+    skipped = terminalreporter.stats.get("skipped", [])
+    if MISSING and any("test_web_browser" in str(r.nodeid) for r in skipped):
+        terminalreporter.write_line(ENABLE % MISSING)

@@ -9,6 +9,7 @@ import io
 import json
 from pathlib import Path
 
+from cheesefw.app import pack_maps
 from cheesefw.engine.core import Engine
 from cheesefw.hal.base import Board
 
@@ -23,7 +24,13 @@ class MemoryBoard(Board):
         self.files = files if files is not None else {}
         self.now = 0
         self.seed = seed
-        Board.__init__(self, PROFILE)
+        # Its own copy (the engine changes it), the maps packed as app.start packs a board's.
+        profile = json.loads(json.dumps(PROFILE))
+        for spaces in profile["maps"].values():
+            for sid in spaces:
+                spaces[sid] = bytes(spaces[sid])
+        pack_maps(profile)
+        Board.__init__(self, profile)
 
     def _make_pin(self, name, pin_id):
         return None

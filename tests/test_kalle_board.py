@@ -250,4 +250,5 @@ def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
             p for px in plain[game].values() for p in px)
         assert packed.unpack() == plain[game]
     painter = Painter(profile, "kalle", RULES["palette"])
-    assert painter.map == plain["kalle"] and profile["maps"]["kalle"] == plain["kalle"]
+    assert painter.map == plain["kalle"]  # the map in play is the painter's own dict
+    assert type(profile["maps"]["kalle"]) is app.PackedMap  # the profile's stays packed

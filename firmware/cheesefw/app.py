@@ -35,10 +35,12 @@ class App:
 
     def cmd_hello(self, request):
         gc.collect()
+        impl = sys.implementation
         return {
             "firmware": VERSION,
             "profile": self.board.profile["name"],
             "platform": sys.platform,
+            "runtime": "%s %d.%d.%d" % ((impl.name,) + impl.version[:3]),
             "heap_free": gc.mem_free(),
             "slot": _slot_state(),
         }
@@ -167,9 +169,10 @@ def pack_maps(profile):
             maps[game] = PackedMap(spaces)
 
 
-def main(up=None):
-    """Run the board; up() is called once the main loop has run for UP_MS (main.py's
-    health check of a new firmware)."""
+def start():
+    """The board's App, set up and ready to tick; None when the profile is refused (each of
+    its faults said on the console). The web board's page calls this and ticks the App
+    itself; a board's main.py runs it through main()."""
     profile = load_profile()
     from cheesefw import profile_check
 
@@ -178,7 +181,7 @@ def main(up=None):
         # Nothing lit or read would be right: say why on the console, and stop at the REPL.
         for e in errors:
             print("profile.json: " + e)
-        return
+        return None
     # It runs once: give its heap back (about 4 KB), with the rule tables it read.
     del sys.modules["cheesefw.profile_check"], profile_check
     delattr(sys.modules["cheesefw"], "profile_check")
@@ -187,4 +190,12 @@ def main(up=None):
     board = hal.open_board(profile)
     from cheesefw.engine.core import Engine
 
-    App(board, Engine(board)).run(up)
+    return App(board, Engine(board))
+
+
+def main(up=None):
+    """Run the board; up() is called once the main loop has run for UP_MS (main.py's
+    health check of a new firmware)."""
+    app = start()
+    if app is not None:
+        app.run(up)

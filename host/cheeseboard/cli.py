@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cheeseboard import __version__, flash_cli, paths, rules_cli
+from cheeseboard import __version__, flash_cli, paths, rules_cli, snapshot, web
 from cheeseboard.build import BuildError
 from cheeseboard.connect import BoardUnreachable, open_client
 from cheeseboard.deploy import FlashError
@@ -250,6 +250,8 @@ COMMANDS = {
     "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
     "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
     "sync": (do_sync, "send the rule tables that differ to a board"),
+    "web": (web.do_web, "play on the board in a web browser (MicroPython on WebAssembly)"),
+    "snapshot": (snapshot.do_snapshot, "draw a virtual board as it is now (SVG and PNG)"),
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
 }
@@ -295,6 +297,12 @@ def build_parser():
             flash_cli.add_parsers(sub)  # flash and info
             continue
         if name == "info":
+            continue
+        if name == "snapshot":
+            snapshot.add_parser(sub)
+            continue
+        if name == "web":
+            web.add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -356,7 +364,8 @@ def main(argv=None):
         return 130
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
-            PortError, BoardUnreachable, RulesError) as e:
+            PortError, BoardUnreachable, RulesError, snapshot.SnapshotError,
+            web.WebError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

@@ -100,19 +100,24 @@ def make(profile, arch=None, firmware=None, source=False):
     return image
 
 
+def layout(image, slot=SLOTS[0]):
+    """{path from the root of the flash: bytes} of a board freshly flashed with the image,
+    slot active (the virtual board's flash folder; the web board's first flash)."""
+    files = dict(image.loader)
+    for rel, data in image.files.items():
+        files[slot + "/" + rel] = data
+    files[slot + "/" + MANIFEST] = image.manifest_bytes()
+    files[STATE] = json.dumps({"active": slot, "previous": None, "build": image.build_id}).encode()
+    return files
+
+
 def write_to_folder(image, flash_dir, slot=SLOTS[0]):
     """Lay the image out in a folder as a flashed board has it, with slot active.
 
     (The virtual board's flash folder, created without a flash over the wire.)
     """
     flash_dir = Path(flash_dir)
-    flash_dir.mkdir(parents=True, exist_ok=True)
-    for rel, data in image.loader.items():
-        (flash_dir / rel).write_bytes(data)
-    for rel, data in image.files.items():
-        dst = flash_dir / slot / rel
+    for rel, data in layout(image, slot).items():
+        dst = flash_dir / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_bytes(data)
-    (flash_dir / slot / MANIFEST).write_bytes(image.manifest_bytes())
-    state = {"active": slot, "previous": None, "build": image.build_id}
-    (flash_dir / STATE).write_text(json.dumps(state))

@@ -7,10 +7,10 @@ a game's rules: the game module is loaded by name when it is chosen.
 
 import gc
 import json
+import sys
 
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
-from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
 from cheesefw.games import load
 from cheesefw.home import rules_files
@@ -27,10 +27,25 @@ class Engine:
         self.board = board
         self.profile = board.profile
         self.journal = Journal(board)
-        self.menu = Menu(self.profile, self.start_game)
-        self.scene = self.menu
+        self.menu = None
         self._tables = None
+        self._open_menu()
         self._resume()
+
+    # A board carries only what it plays: during a game the menu's code is not in the heap
+    # (the games' maps stay packed, app.PackedMap: the painter unpacks only the one in play).
+
+    def _open_menu(self):
+        from cheesefw.engine.menu import Menu
+
+        self.menu = self.scene = Menu(self.profile, self.start_game)
+
+    def _close_menu(self):
+        self.menu = None
+        sys.modules.pop("cheesefw.engine.menu", None)
+        engine = sys.modules.get("cheesefw.engine")
+        if engine is not None and hasattr(engine, "menu"):
+            delattr(engine, "menu")
 
     def handlers(self):
         """The engine's protocol commands: the rule tables', loaded when first used (a
@@ -83,6 +98,10 @@ class Engine:
         painter = Painter(self.profile, header["game"], rules.get("palette", {}))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume)
+        # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
+        # table keeps the rest).
+        rules.pop("palette", None)
+        self._close_menu()
         gc.collect()
 
     def on_button(self, name, event, now):
@@ -98,7 +117,9 @@ class Engine:
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(GAME_TABLE)
-        self.scene = self.menu
+        self.scene = None  # the game's heap is free before the menu's comes back
+        gc.collect()
+        self._open_menu()
 
     def update(self, now):
         return self.scene.update(now)

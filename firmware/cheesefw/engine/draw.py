@@ -34,11 +34,9 @@ def _set(frame, pixel, rgb):
 class Painter:
     def __init__(self, profile, game_name, palette):
         spaces = profile["maps"][game_name]
-        if type(spaces) is not dict:
-            # The board keeps the maps packed (app.PackedMap); a game played has its own as a
-            # dict from then on (the packed copy goes: the menu reads either).
-            spaces = profile["maps"][game_name] = spaces.unpack()
-        self.map = spaces
+        # The board keeps the maps packed (app.PackedMap): the game in play has its own as a
+        # dict, for the hot loop's lookups, for as long as the painter lives.
+        self.map = spaces if type(spaces) is dict else spaces.unpack()
         self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]

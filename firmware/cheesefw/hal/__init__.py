@@ -15,6 +15,9 @@ def open_board(profile):
     elif sys.platform == "linux":
         # The MicroPython unix port: the virtual board of `cheeseboard sim`.
         from cheesefw.hal.sim import Board
+    elif sys.platform == "webassembly":
+        # MicroPython's WebAssembly port: the web board of `cheeseboard web`.
+        from cheesefw.hal.web import Board
     elif sys.platform in ("rp2", "esp32"):
         from cheesefw.hal.micropython import Board
     else:

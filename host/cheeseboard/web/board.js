@@ -1,0 +1,391 @@
+// The web board's page: the firmware on MicroPython's WebAssembly port (vm.mjs), the board
+// drawn by cheeseboard.picture (its SVG, recoloured frame by frame), the five buttons on
+// screen, on the keyboard and by touch, the console, and the board's flash kept in the
+// browser's storage (localStorage), so that a reload resumes the game like a power cut.
+import { loadMicroPython } from "./mp/micropython.mjs";
+import { BrowserFlash, fromBase64 } from "./flash.mjs";
+import { download, savePng, svgText } from "./save.mjs";
+import { boot, frameRequest, parseReply } from "./vm.mjs";
+
+const TICK_MS = 10; // the firmware's own main-loop period (cheesefw/app.py)
+// A press lasts at least this long and the button stays up this long after it, so that the
+// firmware's 20 ms debounce sees every edge (the terminal view plays keys the same way).
+const PRESS_MS = 70;
+const RELEASE_MS = 50;
+const KEYS = { // the terminal view's keys (host/cheeseboard/sim/view.py)
+  ArrowLeft: "prev", h: "prev", ",": "prev", ArrowRight: "next", l: "next", ".": "next",
+  Enter: "ok", Backspace: "back", b: "back", " ": "roll", r: "roll",
+};
+const BUTTONS = ["prev", "next", "ok", "back", "roll"];
+
+const $ = (id) => document.getElementById(id);
+const me = Math.random().toString(36).slice(2); // this tab, for the other tabs
+let profileName = null;
+let flash = null; // the board's own files in localStorage (flash.mjs)
+let board = null; // vm.mjs's board while it runs
+let running = false;
+let game = null; // the overlay drawn
+let pixels = []; // the picture's <circle> per pixel
+let lastFrame = "";
+let lastState = 0;
+let nextId = 1;
+const waiting = new Map(); // request id -> resolve
+let consoleLine = "";
+
+const ownerKey = () => `cheeseboard:${profileName}:owner`;
+
+// -- one tab owns a board ------------------------------------------------------------------
+// The Web Locks API tells a second tab that a first one is open (the lock goes with the tab);
+// the owner key in storage makes a tab that was taken over stop before it writes again.
+
+function lockName() { return `cheeseboard:${profileName}`; }
+
+function acquire(steal) {
+  return new Promise((resolve) => {
+    const opts = steal ? { steal: true } : { ifAvailable: true };
+    navigator.locks.request(lockName(), opts, (lock) => {
+      resolve(!!lock);
+      return lock ? new Promise(() => {}) : null; // held as long as the tab lives
+    }).catch(() => lost()); // stolen by another tab
+  });
+}
+
+function owned() { return localStorage.getItem(ownerKey()) === me; }
+
+function lost() {
+  if (!running && !board) return;
+  stop();
+  banner("Another tab took this board over; this tab stopped (the board's flash is the same "
+         + "in both).", "Take it back", takeOver);
+  status("stopped: open in another tab");
+}
+
+async function takeOver() {
+  await acquire(true);
+  powerOn();
+}
+
+// -- the console ---------------------------------------------------------------------------
+
+function consoleWrite(text) {
+  const pre = $("console");
+  pre.textContent += text;
+  if (pre.textContent.length > 60000) pre.textContent = pre.textContent.slice(-40000);
+  pre.scrollTop = pre.scrollHeight;
+}
+
+function onOutput(text) {
+  consoleWrite(text);
+  consoleLine += text;
+  let nl;
+  while ((nl = consoleLine.indexOf("\n")) >= 0) {
+    const reply = parseReply(consoleLine.slice(0, nl));
+    consoleLine = consoleLine.slice(nl + 1);
+    if (reply && waiting.has(reply.id)) {
+      waiting.get(reply.id)(reply);
+      waiting.delete(reply.id);
+    }
+  }
+}
+
+// A protocol request to the firmware, as a host sends it over USB; resolves to the reply.
+function request(cmd, args = {}) {
+  const id = nextId++;
+  const line = frameRequest({ id, cmd, ...args });
+  consoleWrite(line);
+  board.feed(line);
+  return new Promise((resolve, reject) => {
+    waiting.set(id, resolve);
+    setTimeout(() => {
+      if (waiting.delete(id)) reject(new Error(`no reply to ${cmd} within 5 s`));
+    }, 5000);
+  });
+}
+
+async function hello() {
+  const r = await request("hello");
+  $("hello").textContent = `hello: firmware ${r.firmware} on ${r.runtime} (${r.platform}), `
+    + `profile ${r.profile}, build ${r.slot ? r.slot.build : "?"}`;
+  window.cheeseboard.hello = r;
+}
+
+// -- buttons: on screen, keyboard, touch ---------------------------------------------------
+
+// Each button's presses wait in a queue of [when, level]; a level is put on the pin once it
+// is due and the level before has been seen by MIN_TICKS ticks (a tab in the background ticks
+// seldom, and the debouncer must see each level twice, 20 ms apart, to count it).
+const MIN_TICKS = 3;
+const pins = Object.fromEntries(BUTTONS.map((b) => [b, { queue: [], pressedAt: 0, freeAt: 0,
+                                                        ticks: MIN_TICKS }]));
+
+function down(name) {
+  const pin = pins[name];
+  if (pin.freeAt === Infinity) return; // already down
+  const at = Math.max(performance.now(), pin.freeAt);
+  pin.queue.push([at, 0]);
+  pin.pressedAt = at;
+  pin.freeAt = Infinity; // until it is released
+  document.querySelector(`[data-button=${name}]`).classList.add("down");
+}
+
+function up(name) {
+  const pin = pins[name];
+  if (pin.freeAt !== Infinity) return; // not down
+  const at = Math.max(performance.now(), pin.pressedAt + PRESS_MS);
+  pin.queue.push([at, 1]);
+  pin.freeAt = at + RELEASE_MS;
+  document.querySelector(`[data-button=${name}]`).classList.remove("down");
+}
+
+function applyPins(now) {
+  for (const name of BUTTONS) {
+    const pin = pins[name];
+    pin.ticks++;
+    if (pin.queue.length && pin.queue[0][0] <= now && pin.ticks >= MIN_TICKS) {
+      board.setPin(name, pin.queue.shift()[1]);
+      pin.ticks = 0;
+    }
+  }
+}
+
+function wireButtons() {
+  for (const el of document.querySelectorAll("[data-button]")) {
+    const name = el.dataset.button;
+    el.addEventListener("pointerdown", (e) => { e.preventDefault(); down(name); });
+    for (const ev of ["pointerup", "pointercancel", "pointerleave"]) {
+      el.addEventListener(ev, () => up(name));
+    }
+    el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a hold
+  }
+  document.addEventListener("keydown", (e) => {
+    const name = KEYS[e.key];
+    if (!name || e.target.tagName === "INPUT") return;
+    e.preventDefault();
+    if (!e.repeat) down(name);
+  });
+  document.addEventListener("keyup", (e) => {
+    const name = KEYS[e.key];
+    if (name && e.target.tagName !== "INPUT") up(name);
+  });
+}
+
+// -- the picture ---------------------------------------------------------------------------
+
+async function showGame(name) {
+  if (name === game) return;
+  game = name;
+  const svg = await (await fetch(`pictures/${profileName}-${name}.svg`)).text();
+  $("picture").innerHTML = svg;
+  pixels = [];
+  for (const c of $("picture").querySelectorAll("circle.px")) pixels[+c.id.slice(3)] = c;
+  lastFrame = "";
+}
+
+function paint(hex) {
+  for (let i = 0; i < pixels.length; i++) {
+    const j = 6 * i;
+    if (j + 6 > hex.length) break;
+    const rgb = [0, 2, 4].map((k) => parseInt(hex.slice(j + k, j + k + 2), 16));
+    pixels[i].setAttribute("fill", `rgb(${rgb.join(",")})`);
+  }
+}
+
+function keysNow(s) {
+  if (s.mode === "menu") {
+    return `menu (${s.step}: ${s.value}): \u2190/\u2192 the value on offer \u00b7 Enter take it`
+      + " \u00b7 Backspace the step before";
+  }
+  const hold = " \u00b7 Backspace held: abandon the game";
+  return ({
+    decide: "\u2190/\u2192 the move on offer (blinking white) \u00b7 Enter play it" + hold,
+    react: "\u2190/\u2192 your move on offer \u00b7 Enter play it \u00b7 Backspace never mind",
+    roll: "Space: roll the dice" + hold,
+    rolling: "the dice are rolling\u2026",
+    window: "others may react: Enter, then choose your seat" + hold,
+    seat: "\u2190/\u2192 your seat \u00b7 Enter that's me \u00b7 Backspace never mind",
+    bot: "the board is playing its seat\u2026",
+    over: "game over: Enter for the menu",
+  })[s.wait] || s.wait;
+}
+
+function showState(s) {
+  $("keys").textContent = "keys now: " + keysNow(s);
+  if (s.mode === "menu") {
+    $("state").textContent = `menu: ${s.step} = ${s.value}`;
+  } else {
+    const who = s.winners && s.winners.length ? `winners: ${s.winners.map((w) => w + 1).join(", ")}`
+      : `player ${s.turn + 1} to play`;
+    $("state").textContent = `${s.game}: move ${s.moves}, ${who}`;
+  }
+}
+
+// -- the board's life ----------------------------------------------------------------------
+
+function status(text, error) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", !!error);
+}
+
+function banner(text, action, onAction, error) {
+  $("banner").hidden = false;
+  $("banner").classList.toggle("error", !!error);
+  $("banner-text").textContent = text;
+  $("banner-action").textContent = action;
+  $("banner-action").onclick = onAction;
+}
+
+function stop() {
+  running = false;
+  board = null;
+  window.cheeseboard.running = false;
+}
+
+function crashed(e) {
+  stop();
+  consoleWrite("\n" + (e && e.message ? e.message : String(e)) + "\n");
+  status("the firmware stopped with an error", true);
+  banner("The firmware raised an error: its traceback is in the console.", "Restart the board",
+         () => powerOn(), true);
+  window.cheeseboard.crashed = true;
+}
+
+async function powerOn() {
+  stop();
+  $("banner").hidden = true;
+  window.cheeseboard.crashed = false;
+  localStorage.setItem(ownerKey(), me);
+  status("starting the board\u2026");
+  const flashed = await (await fetch(`flash/${profileName}.json`)).json();
+  const files = {};
+  for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
+  const kept = flash.files();
+  Object.assign(files, kept); // what the firmware wrote last time: journal, synced tables
+  consoleWrite(`-- power on: firmware build ${flashed.build}, ${Object.keys(kept).length} of `
+               + "the board's own files kept from last time\n");
+  try {
+    board = await boot(loadMicroPython, files, onOutput);
+  } catch (e) {
+    crashed(e);
+    return;
+  }
+  if (!board.app) {
+    status("the board stopped: its profile was refused (see the console)", true);
+    return;
+  }
+  running = true;
+  window.cheeseboard.running = true;
+  await showGame(board.state().game || profiles().games[0]);
+  status(`running: ${profileName}`);
+  setTimeout(loop, 0);
+  hello().catch((e) => consoleWrite(`-- ${e.message}\n`));
+}
+
+function loop() {
+  if (!running) return;
+  if (!owned()) { lost(); return; }
+  const b = board;
+  let painted = false;
+  try {
+    applyPins(performance.now());
+    painted = b.tick();
+    flash.keep(b.changed());
+    const now = performance.now();
+    if (now - lastState > 100) {
+      lastState = now;
+      const s = b.state();
+      window.cheeseboard.lastState = s;
+      showState(s);
+      if (s.game && s.game !== game) showGame(s.game);
+    }
+  } catch (e) {
+    crashed(e);
+    return;
+  }
+  if ((painted || !lastFrame) && pixels.length && b.frameHex()) {
+    lastFrame = b.frameHex();
+    paint(lastFrame);
+  }
+  setTimeout(loop, TICK_MS);
+}
+
+// -- rule tables: sent as `cheeseboard sync` sends them ------------------------------------
+
+async function sendTable(file) {
+  const result = $("table-result");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  const name = file.name.replace(/\.json$/, "");
+  result.className = "";
+  result.textContent = `sending ${name}\u2026`;
+  const CHUNK = 400; // escaped, still within the protocol's 1024-byte line
+  let reply;
+  for (let offset = 0; offset < text.length || offset === 0; offset += CHUNK) {
+    reply = await request("put", { name, offset, text: text.slice(offset, offset + CHUNK) });
+    if (!reply.ok) break;
+  }
+  if (reply.ok) {
+    const digest = await crypto.subtle.digest("SHA-256", bytes);
+    const sha256 = Array.from(new Uint8Array(digest), (x) => x.toString(16).padStart(2, "0")).join("");
+    reply = await request("commit", { name, sha256 });
+  }
+  result.className = reply.ok ? "" : "refused";
+  result.textContent = reply.ok ? `${name}: taken (applies ${reply.applies})`
+    : `${name}: refused: ${reply.error}`;
+}
+
+// -- start ---------------------------------------------------------------------------------
+
+let site = null;
+function profiles() { return site.profiles[profileName]; }
+
+async function main() {
+  // For people at the browser's console, and for the tests: read-only views of the board.
+  window.cheeseboard = { running: false, crashed: false, request: (c, a) => request(c, a),
+                         frameHex: () => (board ? board.frameHex() : null),
+                         state: () => (board ? board.state() : null),
+                         idle: () => BUTTONS.every((b) => !pins[b].queue.length
+                                                   && pins[b].freeAt !== Infinity) };
+  site = await (await fetch("profiles.json")).json();
+  const asked = new URLSearchParams(location.search).get("profile");
+  profileName = asked in site.profiles ? asked : site.default;
+  flash = new BrowserFlash(profileName);
+  const select = $("profile");
+  for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
+  select.value = profileName;
+  select.onchange = () => { location.search = "?profile=" + select.value; };
+  wireButtons();
+  $("restart").onclick = () => powerOn();
+  $("forget").onclick = () => { flash.forget(); powerOn(); };
+  const picture = () => $("picture").querySelector("svg");
+  $("save-svg").onclick = () => download(new Blob([svgText(picture())], { type: "image/svg+xml" }),
+                                         `${profileName}-${game}.svg`);
+  $("save-png").onclick = () => savePng(picture(), `${profileName}-${game}.png`);
+  $("table-file").onchange = (e) => {
+    if (e.target.files[0] && board) sendTable(e.target.files[0]).catch((x) => consoleWrite(`-- ${x}\n`));
+  };
+  $("console-form").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("console-input").value.trim();
+    if (!text || !board) return;
+    let req;
+    try { req = text.startsWith("{") ? JSON.parse(text) : { cmd: text }; } catch (x) {
+      consoleWrite(`-- not JSON: ${x.message}\n`);
+      return;
+    }
+    const { cmd, ...args } = req;
+    request(cmd, args).catch((x) => consoleWrite(`-- ${x.message}\n`));
+    $("console-input").value = "";
+  };
+  window.addEventListener("storage", (e) => {
+    if (e.key === ownerKey() && e.newValue !== me && running) lost();
+  });
+  if (!(await acquire(false))) {
+    status("open in another tab");
+    banner("This board is open in another tab: this tab leaves it alone.", "Take it over here",
+           takeOver);
+    return;
+  }
+  powerOn();
+}
+
+main();

@@ -1,0 +1,103 @@
+// The firmware on MicroPython's WebAssembly port: boot it from a flash's files, tick it.
+// Shared by the page (board.js) and the heap benchmark in Node (tests/bench/wasm_heap.mjs),
+// so both run the board the same way: boot.py, then cheesefw.app.start(), then App.tick()
+// from JS, which main.py's loop does on a board.
+
+// What a board's main.py does before its loop, in the VM's __main__.
+const BOOT = `
+import os, json
+os.chdir("/")
+exec(open("boot.py").read())
+from cheesefw import app as _firmware
+_app = _firmware.start()
+def _state():
+    return json.dumps(_app.scene.describe())
+`;
+
+function mkdirs(FS, path) {
+  const parts = path.split("/").slice(0, -1);
+  let dir = "";
+  for (const part of parts) {
+    dir += "/" + part;
+    try { FS.mkdir(dir); } catch (e) { /* there already */ }
+  }
+}
+
+// files: {path from the root of the flash: Uint8Array}. output(text): the console's bytes,
+// as text (print()s and protocol replies alike). Returns the board, or throws the Python
+// error (a PythonError whose message is the traceback).
+export async function boot(loadMicroPython, files, output, options = {}) {
+  const mp = await loadMicroPython({
+    stdout: (line) => output(line + "\n"),
+    stderr: (line) => output(line + "\n"),
+    linebuffer: true,
+    ...options,
+  });
+  for (const [path, data] of Object.entries(files)) {
+    mkdirs(mp.FS, path);
+    mp.FS.writeFile("/" + path, data);
+  }
+  mp.runPython(BOOT);
+  const app = mp.globals.get("_app");
+  const state = mp.globals.get("_state");
+  const board = app ? app.board : null;
+  let frame = "";
+  let changed = [];
+  return {
+    mp,
+    app,   // null: the profile was refused (its faults are on the console)
+    board,
+    // One pass of the firmware's main loop; true when it wrote a new frame.
+    tick() {
+      app.tick();
+      const news = board.news();
+      if (!news) return false;
+      const [hex, out, names] = news.split("\x1e");
+      if (out) output(out);
+      if (names) changed.push(...names.split("\n"));
+      if (hex) frame = hex;
+      return !!hex;
+    },
+    state() { return JSON.parse(state()); },
+    frameHex() { return frame; },
+    setPin(name, level) { board.set_pin(name, level); },
+    feed(text) { board.feed(text); },
+    // The files the firmware changed since the last call: [[path, bytes or null (gone)]].
+    changed() {
+      const names = [...new Set(changed)];
+      changed = [];
+      return names.map((name) => {
+        try { return [name, mp.FS.readFile("/" + name)]; } catch (e) { return [name, null]; }
+      });
+    },
+  };
+}
+
+// One protocol request line (docs/protocol.md): "@<crc32 of the JSON> <JSON>\n".
+export function frameRequest(obj) {
+  const text = JSON.stringify(obj);
+  return "@" + crc32(new TextEncoder().encode(text)).toString(16).padStart(8, "0") + " " + text + "\n";
+}
+
+let table = null;
+function crc32(bytes) {
+  if (!table) {
+    table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+  }
+  let crc = 0xffffffff;
+  for (const b of bytes) crc = table[(crc ^ b) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+// A reply line's object, or null when the line is not a protocol line.
+export function parseReply(line) {
+  const m = /^@([0-9a-f]{8}) (.*)$/.exec(line.trim());
+  if (!m) return null;
+  if (crc32(new TextEncoder().encode(m[2])).toString(16).padStart(8, "0") !== m[1]) return null;
+  try { return JSON.parse(m[2]); } catch (e) { return null; }
+}

@@ -1,0 +1,105 @@
+"""The live heap of the firmware as flashed, on a 32-bit VM and on the 64-bit one.
+
+    make bench        (or: python tests/bench/bench_heap.py)
+
+The same image (`cheeseboard flash`'s: compiled .mpy, rule tables, the pico profile) boots
+on MicroPython's WebAssembly port in Node (32-bit pointers, as a Pico's; the web board's
+VM) and on the unix port (64-bit; the virtual board's), each the way its board boots it
+(boot.py, then the App). Then one game is played through the App (heap_drive.py), the live
+heap collected and read after every step: from JS on the WebAssembly port, whose
+collection frees only what is unreachable once control is back in JS. Its heap grows on
+demand, so these are live-heap figures, not the smallest heap a board needs (for that, on
+the unix port, see bench_games.py).
+"""
+
+import base64
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(HERE))
+
+from cheeseboard import build, image, paths  # noqa: E402
+from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
+
+TARGET = 64 * 1024  # the board's heap target at 32 bits
+STRETCH = 48 * 1024  # at which the whole board plays in a 64 KB heap
+GAMES = (
+    ("6-player Gouda with powers", "gouda", {"players": 6, "powers": True}),
+    ("kitchen, the board plays the cat", "kitchen", {"cat": "board"}),
+)
+
+
+def flash_files(tmp):
+    """The pico's image laid out as a flashed board, plus the benchmark's driver (.mpy)."""
+    files = image.layout(image.make(paths.load_profile("pico")))
+    drive = Path(tmp) / "heap_drive.mpy"
+    build.compile_module(HERE / "heap_drive.py", drive, "heap_drive.py")
+    files["heap_drive.mpy"] = drive.read_bytes()
+    return files
+
+
+def on_wasm(flash_json, game, options):
+    node = shutil.which("node")
+    if not node:
+        raise RuntimeError("node is missing: the 32-bit figures need Node 20 (and `make`)")
+    r = subprocess.run([node, str(HERE / "heap_wasm.mjs"), str(flash_json), game,
+                        json.dumps(options)], capture_output=True, text=True, timeout=900)
+    if r.returncode:
+        raise RuntimeError("node: %s%s" % (r.stdout, r.stderr))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def on_unix(folder, game, options):
+    simvm = ROOT / "host" / "cheeseboard" / "sim" / "vm"
+    r = subprocess.run([micropython_binary(), "-X", "heapsize=4194304", str(HERE / "heap_unix.py"),
+                        str(folder), str(simvm), game, json.dumps(options)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)
+    if r.returncode:
+        raise RuntimeError("micropython: %s%s" % (r.stdout, r.stderr))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def measure():
+    """{label: (32-bit result, 64-bit result)} for each game."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="cheeseboard-heap-") as tmp:
+        files = flash_files(tmp)
+        flash_json = Path(tmp) / "flash.json"
+        flash_json.write_text(json.dumps(
+            {"files": {p: base64.b64encode(d).decode() for p, d in files.items()}}))
+        for label, game, options in GAMES:
+            folder = Path(tmp) / ("flash-" + game)  # a fresh board's flash for each game
+            for rel, data in files.items():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                (folder / rel).write_bytes(data)
+            out[label] = (on_wasm(flash_json, game, options), on_unix(folder, game, options))
+    return out
+
+
+def main():
+    results = measure()
+    w_boot, u_boot = next(iter(results.values()))
+    rows = [("live heap after boot (menu)", "%d B" % w_boot["boot"], "%d B" % u_boot["boot"],
+             "%.2f" % (w_boot["boot"] / u_boot["boot"]),
+             "%.2f of the 64 KB target" % (w_boot["boot"] / TARGET))]
+    for label, (w, u) in results.items():
+        rows.append(("peak live heap: %s (%d moves)" % (label, w["moves"]), "%d B" % w["peak"],
+                     "%d B" % u["peak"], "%.2f" % (w["peak"] / u["peak"]),
+                     "%.2f of 64 KB, %.2f of 48 KB" % (w["peak"] / TARGET, w["peak"] / STRETCH)))
+    header = ("heap, firmware as flashed (python tests/bench/bench_heap.py)",
+              "32-bit (wasm)", "64-bit (unix)", "32/64", "against")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(4)]
+    for r in [header] + rows:
+        print("%-*s  %*s  %*s  %*s  %s" % (widths[0], r[0], widths[1], r[1], widths[2], r[2],
+                                           widths[3], r[3], r[4]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""A board carries only what it plays: during a game the menu's code is out of the heap and
+every game's map stays packed (only the one in play unpacked, the painter's), and the menu
+comes back whole when the game ends."""
+
+import sys
+
+from engine_driver import PROFILE, CpuTable, choose_options
+
+from cheesefw.app import PackedMap
+from cheesefw.games import GAMES
+
+
+def maps_as_lists(maps):
+    unpacked = {g: m.unpack() if isinstance(m, PackedMap) else m for g, m in maps.items()}
+    return {g: {s: list(p) for s, p in spaces.items()} for g, spaces in unpacked.items()}
+
+
+def test_during_a_game_the_menu_and_the_other_maps_are_let_go_and_come_back_after():
+    table = CpuTable()
+    choose_options(table, "gouda", {"players": 2})
+    assert table.state()["mode"] == "play"
+    assert "cheesefw.engine.menu" not in sys.modules
+    maps = table.board.profile["maps"]
+    assert all(isinstance(maps[g], PackedMap) for g in maps)  # no game's map as a dict of bytes
+    painted = {s: list(p) for s, p in table.engine.scene.painter.map.items()}
+    assert painted == PROFILE["maps"]["gouda"]  # the game in play: its own map, unpacked
+    assert "palette" not in table.engine.scene.state.rules  # the painter has it, as bytes
+    table.engine.on_button("back", "long", table.board.now)  # abandon the game
+    assert table.state()["mode"] == "menu"
+    assert maps_as_lists(table.board.profile["maps"]) == PROFILE["maps"]
+    assert table.state()["choices"] == [g for g in GAMES if g in PROFILE["maps"]]
+    choose_options(table, "kitchen", {})  # the other game plays, painted on its own map
+    table.wait(100)
+    table.engine.draw(table.frame)
+    assert table.state()["game"] == "kitchen" and any(table.frame)
+    assert all(isinstance(m, PackedMap) for m in table.board.profile["maps"].values())

@@ -1,0 +1,259 @@
+"""The web board in a real headless Chromium: the firmware image as flashed, on MicroPython's
+WebAssembly port, played with the page's buttons, keys and touch."""
+
+import base64
+import hashlib
+import json
+import re
+
+import pytest
+from webpage import CHROMIUM, MISSING, Site, WebBoard
+
+from cheeseboard import image, paths
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+
+# Not in `cheeseboard test`'s quick set (a minute and a half in a browser): `make test` runs them.
+
+
+@pytest.fixture(scope="module")
+def site():
+    s = Site()
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_board(browser, site):
+    """open_board(fake_clock=False, context=None) -> a WebBoard in a fresh browser profile
+    (or in the given context: tabs of one browser share its storage)."""
+    contexts, boards = [], []
+
+    def make(fake_clock=False, context=None, **kwargs):
+        if context is None:
+            context = browser.new_context(**kwargs)
+            contexts.append(context)
+        board = WebBoard(context, site.url, fake_clock)
+        boards.append(board)
+        return board
+
+    yield make
+    for board in boards:
+        assert board.errors == [], board.errors  # nothing went wrong in the browser's console
+    for c in contexts:
+        c.close()
+
+
+def rgb(fill):
+    return tuple(int(v) for v in fill[4:-1].split(","))
+
+
+def test_the_page_boots_the_flashed_image_and_shows_its_hello(open_board, site):
+    board = open_board()
+    hello = board.boot()
+    flash = json.loads(site.files["flash/pico.json"])
+    built = image.make(paths.load_profile("pico"))
+    assert flash["build"] == built.build_id  # the image `cheeseboard flash` would write
+    assert base64.b64decode(flash["files"]["slot_a/cheesefw/app.mpy"]) == \
+        built.files["cheesefw/app.mpy"]
+    assert hello["firmware"] == built.manifest["version"]
+    assert hello["runtime"] == "micropython 1.29.0" and hello["platform"] == "webassembly"
+    assert hello["slot"]["build"] == built.build_id
+    text = board.page.text_content("#hello")
+    assert "firmware %s on micropython 1.29.0" % hello["firmware"] in text
+    assert '"cmd":"hello"' in board.page.text_content("#console")
+    assert board.state()["mode"] == "menu"
+
+
+def test_a_whole_two_player_gouda_game_played_with_the_on_screen_buttons(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("gouda", {"players": 2})
+    s = board.state()
+    assert s["mode"] == "play" and s["game"] == "gouda"
+    for _ in range(3000):
+        s = board.state()
+        if s["wait"] == "over":
+            break
+        if s["wait"] == "roll":
+            board.click("roll", 800)
+        elif s["wait"] == "decide":
+            if s["choices"] > 1:
+                board.click("prev")  # the last choice (the cursor wraps): games end sooner
+            board.click("ok")
+        else:
+            board.advance(100)
+    assert s["wait"] == "over", s
+    assert s["winners"] and set(s["winners"]) <= {0, 1}
+    assert "winners: " in board.page.text_content("#state")
+    board.click("ok")  # back to the menu
+    assert board.state()["mode"] == "menu"
+
+
+def test_kitchen_first_turns_with_the_board_playing_the_cat(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("kitchen", {"cat": "board"})
+    assert board.page.locator("#picture text", has_text="hole").count() == 4  # its overlay
+    cat_moves = 0
+    for _ in range(400):
+        s = board.state()
+        if s["wait"] == "bot":
+            assert s["turn"] == 1  # the cat's seat
+            before = s["moves"]
+            board.wait_for("window.cheeseboard.state().wait !== 'bot'", what="the cat's move")
+            assert board.state()["moves"] > before  # it moved by itself
+            cat_moves += 1
+            if cat_moves == 2:
+                break
+        elif s["wait"] == "roll":
+            board.click("roll", 800)
+        elif s["wait"] == "decide":
+            assert s["turn"] == 0  # only the mice are asked
+            board.click("ok")
+        else:
+            board.advance(100)
+    assert cat_moves == 2
+
+
+def test_the_pictures_pixels_are_the_frame_the_firmware_wrote(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("gouda", {"players": 3})
+    board.click("roll")
+    board.advance(300)  # mid-roll: the die column tumbles
+    for _ in range(3):
+        # Read at once (between two ticks): the frame last written, and the picture's colours.
+        hexa, fills = board.js("[window.cheeseboard.frameHex(), Array.from(document"
+                               ".querySelectorAll('#picture circle.px'), c => [+c.id.slice(3), "
+                               "c.getAttribute('fill')])]")
+        frame = bytes.fromhex(hexa)
+        assert len(fills) == len(frame) // 3 == 64
+        assert len({f for _, f in fills}) > 3  # a lit board, not a blank one
+        for px, fill in fills:
+            assert rgb(fill) == tuple(frame[3 * px:3 * px + 3]), px
+        board.advance(170)
+
+
+def test_the_page_saves_its_picture_as_svg_and_png(open_board):
+    board = open_board(fake_clock=True, accept_downloads=True)
+    board.boot()
+    hexa = board.js("window.cheeseboard.frameHex()")
+    with board.page.expect_download() as svg_download:
+        board.page.click("#save-svg")
+    assert svg_download.value.suggested_filename == "pico-gouda.svg"
+    text = open(svg_download.value.path()).read()
+    fills = dict(re.findall(r'id="px-(\d+)"[^>]*fill="(rgb\([^)]*\))"', text))
+    frame = bytes.fromhex(hexa)
+    assert len(fills) == 64
+    for px, fill in fills.items():
+        assert rgb(fill) == tuple(frame[3 * int(px):3 * int(px) + 3])
+    with board.page.expect_download() as png_download:
+        board.page.click("#save-png")
+        board.advance(100)
+    assert open(png_download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_keys_and_touch_press_the_buttons(open_board):
+    board = open_board(has_touch=True)
+    board.boot()
+    start = board.state()
+    choices = start["choices"]
+    i = choices.index(start["value"])
+    board.page.keyboard.press("ArrowRight")
+    board.wait_for("window.cheeseboard.state().value === %s" % json.dumps(choices[(i + 1) % 2]))
+    board.page.keyboard.press("h")  # the terminal view's other key for prev
+    board.wait_for("window.cheeseboard.state().value === %s" % json.dumps(start["value"]))
+    board.page.locator("[data-button=next]").tap()
+    board.wait_for("window.cheeseboard.state().value === %s" % json.dumps(choices[(i + 1) % 2]))
+    board.page.keyboard.press("Enter")
+    step = board.wait_for("(s => s.step !== 'game' && s.step)(window.cheeseboard.state())")
+    board.advance(200)
+    assert "menu (%s:" % step in board.page.text_content("#keys")
+
+
+def test_a_reload_mid_game_resumes_at_the_last_completed_move(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("gouda", {"players": 2})
+    for _ in range(12):
+        s = board.state()
+        if s["wait"] == "roll":
+            board.click("roll", 800)
+        elif s["wait"] == "decide":
+            board.click("ok")
+    before = board.state()
+    assert before["moves"] >= 4
+    board.page.reload()
+    board.boot()
+    after = board.state()
+    assert after["mode"] == "play" and after["game"] == "gouda"
+    for key in ("moves", "turn", "options", "wait"):
+        assert after[key] == before[key], key
+    assert board.page.locator("#picture text", has_text="big jug").count() == 1
+
+
+def test_a_second_tab_leaves_the_board_alone_or_takes_it_over(open_board, browser):
+    context = browser.new_context()
+    try:
+        first = open_board(context=context)
+        first.boot()
+        second = open_board(context=context)
+        second.wait_for("document.getElementById('banner').hidden === false")
+        assert "open in another tab" in second.page.text_content("#banner")
+        assert second.js("window.cheeseboard.running") is False
+        second.page.click("#banner-action")  # take it over
+        second.boot()
+        first.wait_for("window.cheeseboard.running === false", what="the first tab to stop")
+        assert "took this board over" in first.page.text_content("#banner")
+        assert second.state()["mode"] == "menu"
+    finally:
+        for b in (first, second):
+            assert b.errors == []
+        context.close()
+
+
+def test_a_firmware_exception_shows_its_traceback_and_offers_a_restart(open_board):
+    board = open_board()
+    board.boot()
+    # A board's flash with a torn profile: the firmware raises as it boots.
+    board.js("localStorage.setItem('cheeseboard:pico:file:slot_a/profile.json', btoa('{\"na'))")
+    board.page.click("#restart")
+    board.wait_for("window.cheeseboard.crashed")
+    console = board.page.text_content("#console")
+    assert "Traceback (most recent call last)" in console and "load_profile" in console
+    assert board.page.text_content("#banner-action") == "Restart the board"
+    board.js("localStorage.removeItem('cheeseboard:pico:file:slot_a/profile.json')")
+    board.page.click("#banner-action")
+    board.wait_for("window.cheeseboard.running && !window.cheeseboard.crashed")
+    assert board.state()["mode"] == "menu"
+
+
+def test_a_bad_rule_table_is_refused_with_its_field_named_and_the_old_one_stays(open_board,
+                                                                                 tmp_path):
+    board = open_board()
+    board.boot()
+    good = json.loads((paths.FIRMWARE / "rules" / "kitchen.json").read_text())
+    bad = dict(good, grid={"cols": 0, "rows": 7})
+    path = tmp_path / "kitchen.json"
+    path.write_text(json.dumps(bad))
+    board.page.set_input_files("#table-file", str(path))
+    result = board.wait_for("(t => t.includes('refused') && t)"
+                            "(document.getElementById('table-result').textContent)")
+    assert "grid" in result
+    tables = {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}
+    default = (paths.FIRMWARE / "rules" / "kitchen.json").read_bytes()
+    assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()  # the old one
+    board.page.set_input_files("#table-file", str(paths.FIRMWARE / "rules" / "kitchen.json"))
+    board.wait_for("document.getElementById('table-result').textContent.includes('taken')")
