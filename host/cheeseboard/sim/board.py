@@ -46,9 +46,12 @@ class VirtualBoard:
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
 
     def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None,
-                 fs_size=0):
+                 fs_size=0, seed=None):
         self.flash_dir = Path(flash_dir)
         self.fs_size = fs_size  # the filesystem size os.statvfs reports (0: the host disk's)
+        # The hardware's entropy source, made repeatable: each game's die seed follows from it
+        # (None: truly random, as on a real board).
+        self.seed = seed
         self.heap = int(heap)
         self.name = name
         self.micropython = micropython or vmfiles.micropython_binary()
@@ -149,6 +152,7 @@ class VirtualBoard:
             str(side_in_r),
             self.name,
             str(self.fs_size),
+            "" if self.seed is None else str(int(self.seed) & 0x3FFFFFFF),
         ]
         self._proc = subprocess.Popen(
             argv,
