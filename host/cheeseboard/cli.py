@@ -14,6 +14,7 @@ from cheeseboard.deploy import FlashError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
+from cheeseboard.scenario import cli as scenario_cli
 from cheeseboard.sim import flash as simflash
 
 # The VM and the board's boot code do not start in less; no board this runs on has more.
@@ -271,6 +272,7 @@ COMMANDS = {
     "sync": (do_sync, "send the rule tables that differ to a board"),
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
+    "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
 }
 
 
@@ -299,6 +301,9 @@ def build_parser():
             flash_cli.add_parsers(sub)  # flash and info
             continue
         if name == "info":
+            continue
+        if name == "scenario":
+            scenario_cli.add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":

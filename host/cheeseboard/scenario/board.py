@@ -1,0 +1,172 @@
+"""One scenario's virtual board: the simulator in this process, its console, its LED frames.
+
+The board is the same `VirtualBoard` that `cheeseboard sim` runs (the firmware on the real
+MicroPython VM), headless: buttons are driven at pin level, every frame the firmware writes
+is kept with the moment it came, and the protocol is spoken over the board's own console.
+"""
+
+import hashlib
+import json
+import shutil
+import threading
+import time
+
+import serial
+
+from cheeseboard import image, sync
+from cheeseboard.protocol import Client, ProtocolError
+from cheeseboard.sim import flash as simflash
+from cheeseboard.sim.board import VirtualBoard
+from cheeseboard.sim.control import press_levels
+
+RELEASE_MS = 60  # after a release, until the firmware's debounce has taken it
+FRAMES_KEPT = 4000
+ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often
+
+_images = {}
+_images_lock = threading.Lock()
+
+
+class BoardTimeout(Exception):
+    """The board did not answer in time."""
+
+
+def _image(profile):
+    """The firmware built for a profile, once per run (every scenario's flash starts from it)."""
+    with _images_lock:
+        if profile["name"] not in _images:
+            _images[profile["name"]] = image.make(profile, None)
+        return _images[profile["name"]]
+
+
+class ScenarioBoard:
+    def __init__(self, scenario, workdir):
+        self.scenario = scenario
+        self.profile = scenario.profile
+        self.timeout = scenario.timeout_ms / 1000
+        flash = workdir / "flash"
+        if scenario.flash:  # resume from a copy: the scenario's own folder is left as it was
+            shutil.copytree(scenario.flash, flash, symlinks=True)
+            simflash.refresh_firmware(flash, self.profile)
+        else:
+            flash.mkdir(parents=True)
+            image.write_to_folder(_image(self.profile), flash)
+        self._cond = threading.Condition()
+        self.frames = []  # [(time.monotonic(), frame bytes)], oldest first
+        self.board = VirtualBoard(
+            flash, self.profile["heap"], name="%s (virtual cheeseboard)" % self.profile["title"],
+            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed)
+        self.board.listeners.append(self._event)
+        self.board.start()
+        self.port = serial.Serial(self.board.pty_path, 115200, timeout=0.1)
+        self.client = Client(self.port, timeout=self.timeout)
+        self.up = False
+
+    def close(self):
+        self.board.stop()
+        try:
+            self.port.close()
+        except OSError:
+            pass
+
+    def _event(self, event):
+        if event.get("ev") == "frame":
+            with self._cond:
+                self.frames.append((time.monotonic(), bytes.fromhex(event["rgb"])))
+                del self.frames[:-FRAMES_KEPT]
+                self._cond.notify_all()
+
+    # -- what the board shows ----------------------------------------------------------------
+
+    @property
+    def frame(self):
+        """The LEDs now (all dark before the first frame)."""
+        with self._cond:
+            if self.frames:
+                return self.frames[-1][1]
+        return bytes(3 * self.profile["led"]["count"])
+
+    def frames_since(self, t):
+        """The frames shown at some moment from t on: the one in force at t, and every later one."""
+        with self._cond:
+            later = [f for when, f in self.frames if when >= t]
+            before = [f for when, f in self.frames if when < t]
+        return before[-1:] + later
+
+    def watch(self, holds, within_s):
+        """Wait until holds(frames seen since the call) is true; the frames, and whether it held."""
+        start = time.monotonic()
+        deadline = start + within_s
+        while True:
+            frames = self.frames_since(start) or [self.frame]
+            if holds(frames):
+                return frames, True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return frames, False
+            with self._cond:
+                self._cond.wait(min(left, 0.05))
+
+    # -- the console ---------------------------------------------------------------------------
+
+    def wait_up(self):
+        """Wait until the firmware answers; BoardTimeout when it does not within the timeout."""
+        if self.up:
+            return
+        deadline = time.monotonic() + self.timeout
+        self.client.timeout = ASK_EVERY_S
+        try:
+            while True:
+                try:
+                    self.client.request("hello")
+                    self.up = True
+                    return
+                except ProtocolError:
+                    if time.monotonic() > deadline:
+                        raise BoardTimeout("the board did not answer within %gs"
+                                           % self.timeout) from None
+        finally:
+            self.client.timeout = self.timeout
+
+    def request(self, cmd, **args):
+        self.wait_up()
+        try:
+            return self.client.request(cmd, **args)
+        except ProtocolError as e:
+            if "no answer" in str(e):
+                raise BoardTimeout("the board did not answer %r within %gs"
+                                   % (cmd, self.timeout)) from None
+            raise
+
+    def state(self):
+        return self.request("state")["state"]
+
+    def sync(self, path):
+        """Send a rule table under its game's name (a file kitchen-8.json is the kitchen's)."""
+        data = path.read_bytes()
+        name = json.loads(data).get("game", path.stem)
+        self.wait_up()
+        on_board = sync.board_tables(self.client).get(name, {})
+        if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
+            return "same"
+        return "sent, applies " + sync.push(self.client, name, data)["applies"]
+
+    # -- buttons and power ---------------------------------------------------------------------
+
+    def press(self, button, ms):
+        """Press a button for ms and let go; back once the firmware has taken the release."""
+        self.wait_up()
+        self.board.set_pin(button, press_levels(ms))
+        time.sleep((ms + RELEASE_MS) / 1000)
+
+    def power_cut(self):
+        self.board.power_cut()
+        self.up = False
+
+    def power_on(self):
+        self.board.power_on()
+        self.up = False
+
+    def reset(self):
+        self.board.hard_reset()
+        self.up = False
