@@ -19,7 +19,7 @@ from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
 from cheeseboard.sim.control import press_levels
 
-RELEASE_MS = 60  # after a release, until the firmware's debounce has taken it
+RELEASE_MS = 100  # after a release, until the debounce has taken it (with room for a late VM)
 FRAMES_KEPT = 4000
 ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often
 
@@ -110,8 +110,9 @@ class ScenarioBoard:
     # -- the console ---------------------------------------------------------------------------
 
     def wait_up(self):
-        """Wait until the firmware answers; BoardTimeout when it does not within the timeout."""
-        if self.up:
+        """Wait until the firmware answers; BoardTimeout when it does not within the timeout.
+        A board without power is not waited for: what it shows is known (nothing)."""
+        if self.up or not self.board.is_on:
             return
         deadline = time.monotonic() + self.timeout
         self.client.timeout = ASK_EVERY_S
@@ -161,12 +162,18 @@ class ScenarioBoard:
 
     def power_cut(self):
         self.board.power_cut()
-        self.up = False
+        self._dark()
 
     def power_on(self):
         self.board.power_on()
         self.up = False
 
     def reset(self):
-        self.board.hard_reset()
+        self.board.power_cut()
+        self._dark()
+        self.board.power_on()
+
+    def _dark(self):
+        """Without power the LEDs go dark (and come up dark, until the firmware lights them)."""
         self.up = False
+        self._event({"ev": "frame", "rgb": bytes(3 * self.profile["led"]["count"]).hex()})

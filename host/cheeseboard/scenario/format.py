@@ -25,7 +25,7 @@ from cheeseboard.rules import check_file
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "scenario.schema.json"
 DEFAULT_SEED = 1
 DEFAULT_TIMEOUT_MS = 10_000
-PRESS_MS = 60  # a press: held past the firmware's 20 ms debounce at its 10 ms tick
+PRESS_MS = 150  # a press: held long enough for the 20 ms debounce even when the VM runs late
 STATE_FIELDS = ("mode", "step", "value", "choices", "game", "options", "wait", "turn", "moves",
                 "refused", "winners", "status", "offer", "seat")
 BASIC_COLOURS = {"white": (255, 255, 255), "black": (0, 0, 0)}
