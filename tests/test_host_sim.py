@@ -35,21 +35,50 @@ def test_an_unknown_profile_is_a_clear_error():
         in r.stderr
 
 
-def test_the_view_lays_pixels_out_as_the_serpentine_matrix_is_wired():
-    pos = view.pixel_positions(PROFILE)
-    assert pos[0] == (0, 0) and pos[7] == (7, 0)
-    assert pos[8] == (7, 1) and pos[15] == (0, 1)  # the second row runs back
-    assert len(set(pos)) == PROFILE["led"]["count"]
+def view_cells(text):
+    """The terminal view's board as [line][column] -> (rgb, the cell's text)."""
+    import re
+
+    board_lines = text.split("\x1b[H\x1b[2J")[1].split("\r\n")[1:1 + 2 * 8]
+    grid = []
+    for line in board_lines:
+        cells = re.findall(r"\x1b\[48;2;(\d+);(\d+);(\d+)m\x1b\[\d+m([^\x1b]*)", line)
+        grid.append([((int(r), int(g), int(b)), t) for r, g, b, t in cells])
+    return grid
 
 
-def test_the_view_draws_each_pixel_in_its_colour_at_its_place():
+def test_the_view_lays_pixels_out_as_the_overlay_lies_pixel_0_at_the_bottom_left():
     frame = bytearray(3 * 64)
-    frame[3 * 8:3 * 8 + 3] = bytes((255, 10, 0))  # pixel 8 sits at (7, 1)
-    text = view.draw(frame, PROFILE)
-    rows = text.split("\x1b[H\x1b[2J")[1].split("\r\n")
-    cells = rows[1].split("\x1b[48;2;")
-    assert cells[8].startswith("255;10;0m")
-    assert cells[1].startswith("0;0;0m")
+    frame[3 * 8:3 * 8 + 3] = bytes((255, 10, 0))  # pixel 8: the second row runs back, column 7
+    frame[0:3] = bytes((1, 2, 3))
+    grid = view_cells(view.draw(frame, PROFILE, game="kitchen"))
+    assert len(grid) == 16 and all(len(row) == 8 for row in grid)
+    assert grid[12][7][0] == grid[13][7][0] == (255, 10, 0)  # two lines per pixel
+    assert grid[14][0][0] == (1, 2, 3)
+    assert grid[0][0][0] == view.DARK  # unlit: dark grey, so that its label shows
+
+
+def test_the_view_writes_each_space_id_and_name_in_its_cells_with_a_legend_and_keys():
+    text = view.draw(None, PROFILE, game="gouda")
+    grid = view_cells(text)
+    assert grid[14][2][1].strip() == "jug" and grid[14][3][1].strip() == ""  # pixels 2, 3
+    assert "big jug" in grid[15][2][1] + grid[15][3][1]
+    assert "table" in "".join(t for _, t in grid[2])  # the top row of the overlay: 49-52
+    assert grid[0][0][1].strip() == "seat 1" and grid[0][7][1].strip() == "status"
+    for word in ("player 1", "cheese", "die:", "status: red", "keys now (menu)"):
+        assert word in text, word
+    assert "keys now (game)" in view.draw(None, PROFILE, game="gouda", playing=True)
+
+
+def test_the_view_knows_the_game_from_the_journal_or_the_menus_lit_spaces(tmp_path):
+    frame = bytearray(3 * 64)
+    for pixels in PROFILE["maps"]["kitchen"].values():
+        for p in pixels:
+            frame[3 * p] = 40
+    frame[3 * PROFILE["seats"][0]] = 255  # the menu's lights besides the map
+    assert view.game_shown(PROFILE, frame, tmp_path) == ("kitchen", False)
+    (tmp_path / "journal.txt").write_text('00000000 {"game": "gouda", "seed": 1}\n')
+    assert view.game_shown(PROFILE, frame, tmp_path) == ("gouda", True)
 
 
 @pytest.mark.parametrize("budget", [100, 500, 3000])

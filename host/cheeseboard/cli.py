@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cheeseboard import __version__, flash_cli, paths, rules_cli
+from cheeseboard import __version__, flash_cli, paths, rules_cli, snapshot
 from cheeseboard.build import BuildError
 from cheeseboard.deploy import FlashError
 from cheeseboard.link import LinkError
@@ -270,6 +270,7 @@ COMMANDS = {
     "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
     "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
     "sync": (do_sync, "send the rule tables that differ to a board"),
+    "snapshot": (snapshot.do_snapshot, "draw a virtual board as it is now (SVG and PNG)"),
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
     "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
@@ -304,6 +305,9 @@ def build_parser():
             continue
         if name == "scenario":
             scenario_cli.add_parser(sub)
+            continue
+        if name == "snapshot":
+            snapshot.add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -364,7 +368,7 @@ def main(argv=None):
         return handler(args)
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
-            PortError) as e:
+            PortError, snapshot.SnapshotError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

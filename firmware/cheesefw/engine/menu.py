@@ -85,6 +85,7 @@ class Menu:
         key, choices = self.steps[self.step]
         return {
             "mode": "menu",
+            "game": self.games[self.values[0]],  # the overlay its lights show
             "step": key,
             "value": choices[self.values[self.step]],
             "choices": list(choices),

@@ -6,6 +6,7 @@ import sys
 import termios
 import time
 import tty
+from pathlib import Path
 
 from cheeseboard.sim.control import press_levels
 
@@ -16,7 +17,6 @@ KEYS = {
     b"\x7f": "back", b"\x08": "back", b"b": "back",
     b" ": "roll", b"r": "roll",
 }
-HELP = "keys: \u2190/\u2192 prev/next  Enter ok  Backspace back  Space roll  q quit"
 
 # One key press is one button press: held down, then released long enough for the firmware's
 # 20 ms debounce to see each edge at a 10 ms tick.
@@ -53,31 +53,103 @@ class KeyPresses:
         return max(0.0, min(idle, self.free_at - now))
 
 
-def pixel_positions(profile):
-    """(x, y) of every pixel in the chain, from the profile's matrix description."""
+CELL_W = 7  # characters per pixel: room for a space's id ("table", "seat 1") and a gap
+DARK = (20, 20, 20)  # an unlit pixel, so that its label still shows
+
+
+def draw(frame, profile, status="", game=None, playing=False):
+    """The board as ANSI text, as the overlay lies in front of the players (pixel 0 at the
+    bottom left): each pixel a cell of two lines in its colour, each space's id and name
+    written across its cells, then a legend and what each key does now."""
+    from cheeseboard import picture
+
+    game = game or sorted(profile["maps"])[0]
+    table = picture.read_table(game)
     m = profile["matrix"]
-    w, h = m["width"], m["height"]
-    pos = []
-    for i in range(profile["led"]["count"]):
-        y, x = divmod(i, w)
-        if m.get("serpentine") and y % 2:
-            x = w - 1 - x
-        pos.append((x, y))
-    assert len(pos) <= w * h
-    return pos
+    cells = [[None] * m["width"] for _ in range(2 * m["height"])]  # [line][col] -> rgb
+    text = [[""] * m["width"] for _ in range(2 * m["height"])]
+    for px, (col, line) in enumerate(picture.grid(profile)):
+        rgb = tuple(frame[3 * px:3 * px + 3]) if frame else (0, 0, 0)
+        rgb = rgb if any(rgb) else DARK
+        cells[2 * line][col] = cells[2 * line + 1][col] = rgb
+    for region in picture.regions(profile, game, table):
+        row = picture.label_row(profile, region)
+        where = [picture.grid(profile)[p] for p in row]
+        width = CELL_W * len(where)
+        col, line = where[0]
+        text[2 * line][col] = (" " + region.key)[:width].ljust(width)
+        if region.name and region.name != region.key:
+            text[2 * line + 1][col] = (" " + region.name)[:width].ljust(width)
+    lines = []
+    for r in range(len(cells)):
+        out, skip = [], 0
+        for c in range(m["width"]):
+            label = text[r][c]
+            if skip:
+                skip -= 1
+                continue
+            if not label:
+                out.append(_ansi(cells[r][c], " " * CELL_W))
+                continue
+            span = len(label) // CELL_W
+            for k in range(span):  # a label across cells: each piece on its own colour
+                out.append(_ansi(cells[r][c + k], label[k * CELL_W:(k + 1) * CELL_W]))
+            skip = span - 1
+        lines.append("".join(out) + "\x1b[0m")
+    return ("\x1b[H\x1b[2J%s: %s\r\n" % (profile["name"], game) + "\r\n".join(lines)
+            + "\r\n" + "\r\n".join(legend(table, playing)) + "\r\n" + status + "\r\n")
 
 
-def draw(frame, profile, status=""):
-    """The board as ANSI text: two spaces per pixel, 24-bit background colours."""
-    pos = pixel_positions(profile)
-    w, h = profile["matrix"]["width"], profile["matrix"]["height"]
-    grid = [["\x1b[48;2;20;20;20m  "] * w for _ in range(h)]
-    if frame:
-        for i, (x, y) in enumerate(pos):
-            r, g, b = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]
-            grid[y][x] = "\x1b[48;2;%d;%d;%dm  " % (r, g, b)
-    lines = ["".join(row) + "\x1b[0m" for row in grid]
-    return "\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n" + status + "\r\n" + HELP + "\r\n"
+def _ansi(rgb, text):
+    """text on an rgb background, in black or white, whichever reads better."""
+    r, g, b = rgb
+    ink = "30" if 299 * r + 587 * g + 114 * b > 128000 else "97"
+    return "\x1b[48;2;%d;%d;%dm\x1b[%sm%s" % (r, g, b, ink, text)
+
+
+# What the fixed lights say; the status light's own colours are the engine's (engine/draw.py).
+LIGHTS = [
+    "die: the dice, bottom up    seat N: whose turn (blinking), the others dim",
+    "status: red = not allowed, orange = others may react (Enter to say who),",
+    "        white = rolling, light blue = new rules (next game); else the move's mark",
+]
+KEYS_MENU = ("keys now (menu): \u2190/\u2192 the value on offer  Enter take it  "
+             "Backspace the step before  q quit")
+KEYS_PLAY = ("keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it  "
+             "Space roll  Backspace (held) abandon  q quit")
+
+
+def legend(table, playing):
+    """The palette's colours by name, the fixed lights, and what the keys do (in a game or
+    in the menu)."""
+    names = {str(i): "player %d" % (i + 1) for i in range(6)}
+    swatches = []
+    for key in sorted(table.get("palette", {}), key=lambda k: (not k.isdigit(), k)):
+        r, g, b = table["palette"][key]
+        swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %-11s" % (r, g, b, names.get(key, key)))
+    rows = ["".join(swatches[i:i + 5]) for i in range(0, len(swatches), 5)]
+    return rows + LIGHTS + [KEYS_PLAY if playing else KEYS_MENU]
+
+
+def game_shown(profile, frame, flash_dir):
+    """The game whose overlay the board shows: the one in its journal, or in the menu the one
+    whose spaces are lit (the menu lights the game on offer, and nothing else on the map)."""
+    import json
+
+    try:
+        with open(Path(flash_dir) / "journal.txt") as f:
+            header = json.loads(f.readline()[9:])
+        if header.get("game") in profile["maps"]:
+            return header["game"], True
+    except (OSError, ValueError, AttributeError):
+        pass
+    fixed = set(profile["die"]) | set(profile["seats"]) | {profile["status"]}
+    fixed |= set(profile.get("meter", ()))
+    lit = {i for i in range(len(frame or b"") // 3) if any(frame[3 * i:3 * i + 3])} - fixed
+    for game, spaces in sorted(profile["maps"].items()):
+        if lit == {p for pixels in spaces.values() for p in pixels}:
+            return game, False
+    return None, False
 
 
 def run(board, profile, out=sys.stdout):
@@ -89,13 +161,16 @@ def run(board, profile, out=sys.stdout):
     tty.setcbreak(fd)
     shown = -1
     presses = KeyPresses()
+    game = None
     try:
         while True:
             if board.frame_seq != shown:
                 shown = board.frame_seq
                 status = "board: %s   console: %s   frames: %d" % (
                     "on" if board.is_on else "off", board.pty_path, shown)
-                out.write(draw(board.frame, profile, status))
+                seen, playing = game_shown(profile, board.frame, board.flash_dir)
+                game = seen or game  # between games' frames, the last overlay stays
+                out.write(draw(board.frame, profile, status, game, playing))
                 out.flush()
             button = presses.due(time.monotonic())
             if button and board.is_on:
