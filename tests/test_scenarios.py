@@ -215,3 +215,18 @@ def test_a_snapshot_is_written_then_compared_and_rewritten_on_request(tmp_path):
     assert "--update-snapshots rewrites the file" in result.failure
     assert runner.run_file(path, runner.Options(update_snapshots=True)).passed
     assert "rgb(255,140,0)" in svg.read_text()
+
+
+def test_a_press_on_a_board_without_power_fails_saying_so(tmp_path):
+    path = write(tmp_path, """\
+        name: pressed while off
+        game: gouda
+        steps:
+          - power-cut
+          - expect-dark: {space: table}
+          - press: ok
+        """)
+    result = runner.run_file(path)
+    assert result.step == 3 and result.steps == 2
+    assert result.failure.startswith("step 3 (press): expected a board with power; it is off: "
+                                     "its power was cut (power-on switches it on)")

@@ -31,6 +31,10 @@ class BoardTimeout(Exception):
     """The board did not answer in time."""
 
 
+class BoardOff(Exception):
+    """The step needs a board with power, and this one has none."""
+
+
 def _image(profile):
     """The firmware built for a profile, once per run (every scenario's flash starts from it)."""
     with _images_lock:
@@ -61,6 +65,7 @@ class ScenarioBoard:
         self.port = serial.Serial(self.board.pty_path, 115200, timeout=0.1)
         self.client = Client(self.port, timeout=self.timeout)
         self.up = False
+        self.off_reason = None  # why the board is off: the scenario cut the power, or crashes
 
     def close(self):
         self.board.stop()
@@ -70,6 +75,8 @@ class ScenarioBoard:
             pass
 
     def _event(self, event):
+        if event.get("ev") == "off":
+            self.off_reason = "it kept crashing (see the firmware's errors above)"
         if event.get("ev") == "frame":
             with self._cond:
                 self.frames.append((time.monotonic(), bytes.fromhex(event["rgb"])))
@@ -129,7 +136,13 @@ class ScenarioBoard:
         finally:
             self.client.timeout = self.timeout
 
+    def need_power(self):
+        if not self.board.is_on:
+            raise BoardOff("a board with power; it is off: %s" % (
+                self.off_reason or "its power was cut (power-on switches it on)"))
+
     def request(self, cmd, **args):
+        self.need_power()
         self.wait_up()
         try:
             return self.client.request(cmd, **args)
@@ -146,6 +159,7 @@ class ScenarioBoard:
         """Send a rule table under its game's name (a file kitchen-8.json is the kitchen's)."""
         data = path.read_bytes()
         name = json.loads(data).get("game", path.stem)
+        self.need_power()
         self.wait_up()
         on_board = sync.board_tables(self.client).get(name, {})
         if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
@@ -156,12 +170,14 @@ class ScenarioBoard:
 
     def press(self, button, ms):
         """Press a button for ms and let go; back once the firmware has taken the release."""
+        self.need_power()
         self.wait_up()
         self.board.set_pin(button, press_levels(ms))
         time.sleep((ms + RELEASE_MS) / 1000)
 
     def power_cut(self):
         self.board.power_cut()
+        self.off_reason = None
         self._dark()
 
     def power_on(self):

@@ -37,9 +37,12 @@ def _jobs(text):
 def do_scenario(args):
     options = runner.Options(update_snapshots=args.update_snapshots,
                              out=Path(args.out) if args.out else None)
-    results = runner.run_all([Path(f) for f in args.files], args.jobs, options)
-    for r in results:
-        print(r.line(), flush=True)
+    try:
+        results = runner.run_all([Path(f) for f in args.files], args.jobs, options,
+                                 on_result=lambda r: print(r.line(), flush=True))
+    except KeyboardInterrupt:
+        print("cheeseboard scenario: interrupted", flush=True)
+        return 130
     if args.junit:
         junit.write(Path(args.junit), results)
     failed = sum(not r.passed for r in results)

@@ -12,7 +12,7 @@ from pathlib import Path
 from cheeseboard.protocol import ProtocolError
 from cheeseboard.scenario import format as fmt
 from cheeseboard.scenario import pictures
-from cheeseboard.scenario.board import BoardTimeout, ScenarioBoard
+from cheeseboard.scenario.board import BoardOff, BoardTimeout, ScenarioBoard
 
 SNAPSHOT_WITHIN_S = 1.0  # a blinking board shows each of its pictures within this
 
@@ -41,18 +41,28 @@ class StepFailed(Exception):
         super().__init__("expected %s; the board showed %s" % (expected, shown))
 
 
+# What ends a scenario at a step: each says what went wrong in one line.
+STEP_ERRORS = (StepFailed, BoardTimeout, BoardOff, ProtocolError, OSError, pictures.NoPicture)
+
+
 @dataclass
 class Options:
     update_snapshots: bool = False
     out: Path | None = None  # where snapshots and failure pictures go (default: beside the file)
 
 
-def run_all(files, jobs=None, options=None):
-    """Every file's Result, in the order given; the boards run in parallel, up to jobs."""
+def run_all(files, jobs=None, options=None, on_result=None):
+    """Every file's Result, in the order given; the boards run in parallel, up to jobs.
+    on_result(result) is called for each, in that order, as soon as it is known."""
     options = options or Options()
     jobs = max(1, min(len(files), jobs or os.cpu_count() or 1))
+    results = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda f: run_file(f, options), files))
+        for result in pool.map(lambda f: run_file(f, options), files):
+            results.append(result)
+            if on_result:
+                on_result(result)
+    return results
 
 
 def run_file(path, options=None):
@@ -80,10 +90,17 @@ def play(scenario, options):
                 player.play(step)
                 result.steps += 1
             result.passed = True
-        except (StepFailed, BoardTimeout, ProtocolError, OSError, pictures.NoPicture) as e:
+        except Exception as e:  # noqa: BLE001 - one scenario's trouble must not stop the others
             title = step.title() if step else "the start"
-            kind = "timed out: " if isinstance(e, BoardTimeout) else ""
-            result.failure = "%s: %s%s" % (title, kind, e)
+            if isinstance(e, BoardTimeout):
+                why = "timed out: %s" % e
+            elif isinstance(e, BoardOff):
+                why = "expected %s" % e
+            elif isinstance(e, STEP_ERRORS):
+                why = str(e)
+            else:
+                why = "the runner failed here: %s: %s" % (type(e).__name__, e)
+            result.failure = "%s: %s" % (title, why)
             result.step = step.number if step else 0
             if board is not None:
                 result.picture = _failure_picture(scenario, board, result.step, options)
