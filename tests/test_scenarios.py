@@ -230,3 +230,21 @@ def test_a_press_on_a_board_without_power_fails_saying_so(tmp_path):
     assert result.step == 3 and result.steps == 2
     assert result.failure.startswith("step 3 (press): expected a board with power; it is off: "
                                      "its power was cut (power-on switches it on)")
+
+
+def test_the_schema_is_valid_and_every_step_it_allows_is_played():
+    import jsonschema
+
+    from cheeseboard.scenario import format as fmt
+
+    schema = fmt.schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    steps = schema["properties"]["steps"]["items"]
+    kinds = set(steps["else"]["propertyNames"]["enum"])
+    assert set(steps["then"]["enum"]) <= kinds
+    assert kinds == set(steps["else"]["properties"])
+    for kind in kinds:
+        assert callable(getattr(runner._Player, "do_" + kind.replace("-", "_"))), kind
+    docs = (ROOT / "docs" / "scenarios.md").read_text()
+    for kind in kinds:
+        assert "`%s" % kind in docs, kind  # each step documented

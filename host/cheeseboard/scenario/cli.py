@@ -44,7 +44,12 @@ def do_scenario(args):
         print("cheeseboard scenario: interrupted", flush=True)
         return 130
     if args.junit:
-        junit.write(Path(args.junit), results)
+        try:
+            junit.write(Path(args.junit), results)
+        except OSError as e:
+            print("cheeseboard scenario: cannot write the JUnit report %s: %s"
+                  % (args.junit, e.strerror or e), flush=True)
+            return 1
     failed = sum(not r.passed for r in results)
     if len(results) > 1:
         print("%d scenarios: %d passed, %d failed" % (len(results), len(results) - failed,

@@ -118,10 +118,10 @@ def _failure_picture(scenario, board, number, options):
     path = folder / ("%s.step%d.failed.svg" % (scenario.path.stem, number))
     try:
         data = pictures.draw(scenario.profile, scenario.game, board.frame, scenario.table, ".svg")
-    except pictures.NoPicture:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except (pictures.NoPicture, OSError):  # the failure itself is what the line must say
         return None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
     return path
 
 
