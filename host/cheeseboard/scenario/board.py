@@ -169,10 +169,17 @@ class ScenarioBoard:
     # -- buttons and power ---------------------------------------------------------------------
 
     def press(self, button, ms):
-        """Press a button for ms and let go; back once the firmware has taken the release."""
+        """Press a button for ms and let go; back once the firmware has taken the release.
+
+        A pin takes one schedule of levels at a time, from the moment the firmware reads it
+        (a new one replaces what is left of the last): the answer to a request sent after the
+        press says it was read, at the latest in the next tick (each tick reads the side
+        channel before the console), so the wait from then on covers the whole press however
+        late the VM runs, and two presses never merge into one."""
         self.need_power()
         self.wait_up()
         self.board.set_pin(button, press_levels(ms))
+        self.request("state")
         time.sleep((ms + RELEASE_MS) / 1000)
 
     def power_cut(self):
