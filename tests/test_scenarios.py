@@ -255,3 +255,13 @@ def test_the_schema_is_valid_and_every_step_it_allows_is_played():
     docs = (ROOT / "docs" / "scenarios.md").read_text()
     for kind in kinds:
         assert "`%s" % kind in docs, kind  # each step documented
+
+
+@pytest.mark.parametrize("text, message", [
+    (KITCHEN + "  - {press: ok, hold: {button: ok, ms: 900}}\n",
+     "step 2: expected one step (a '-' before each), got press, hold"),
+    (KITCHEN + "  - expect-light: {space: a1, colour: 0}\n",
+     "step 2 (expect-light): colour: expected a palette name, #rrggbb or [r, g, b], got 0"),
+])
+def test_yaml_slips_get_a_word_of_their_own(tmp_path, text, message):
+    assert message in runner.run_file(write(tmp_path, text)).failure

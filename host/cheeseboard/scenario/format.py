@@ -118,10 +118,14 @@ def _describe(error):
         message = "expected a time such as 200ms or 1.5s, got %r" % (error.instance,)
     elif error.validator == "pattern":
         message = "expected a file name ending .svg or .png, got %r" % (error.instance,)
-    elif error.validator == "propertyNames":
-        message = "%s is not a step: expected one of %s" % (
-            message.split(" ")[0], ", ".join(schema()["properties"]["steps"]["items"]["else"]
-                                             ["propertyNames"]["enum"]))
+    elif error.validator == "maxProperties" and where[:1] == ["steps"]:
+        message = "expected one step (a '-' before each), got %s" % ", ".join(error.instance)
+    elif where[-1:] == ["colour"] and error.validator == "type":
+        message = "expected a palette name, #rrggbb or [r, g, b], got %r (quote a name " \
+                  "that YAML reads as a number)" % (error.instance,)
+    elif error.validator == "enum" and "propertyNames" in error.schema_path:
+        message = "%r is not a step: expected one of %s" % (
+            error.instance, ", ".join(error.validator_value))
     elif error.validator == "enum" and where[:1] == ["steps"] and len(where) == 2:
         message = "%r is not a step: expected one of %s or a mapping such as press: ok" % (
             error.instance, ", ".join(error.validator_value))
