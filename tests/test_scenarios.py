@@ -265,3 +265,17 @@ def test_the_schema_is_valid_and_every_step_it_allows_is_played():
 ])
 def test_yaml_slips_get_a_word_of_their_own(tmp_path, text, message):
     assert message in runner.run_file(write(tmp_path, text)).failure
+
+
+def test_a_steady_light_is_not_blinking(tmp_path):
+    path = write(tmp_path, """\
+        name: the menu does not blink
+        game: gouda
+        steps:
+          - expect-light: {light: seat 1, colour: [255, 140, 0]}
+          - expect-blink: {light: seat 1, within: 1s}
+        """)
+    result = runner.run_file(path)
+    assert result.step == 2
+    assert result.failure.startswith("step 2 (expect-blink): expected seat 1 blinking within 1s; "
+                                     "the board showed (255, 140, 0);")

@@ -173,9 +173,8 @@ class _Player:
                 return any(max(_rgb(frame, p)) > tolerance for p in pixels)
             return all(_near(_rgb(frame, p), colour, tolerance) for p in pixels)
 
-        def blinks(frames):
-            seen = [on(f) for f in frames]
-            return True in seen and False in seen
+        def blinks(frames):  # on, off, on (or off, on, off): a light that only changes once
+            return len(_distinct(on(f) for f in frames)) >= 3  # is not blinking
 
         what = "%s blinking%s" % (label, " %s %s" % (colour_name, _show(colour)) if colour else "")
         self._expect(blinks, within_ms, what, pixels, every=True)
@@ -289,13 +288,13 @@ def _pixels(frame, pixels):
     return "[%s]" % ", ".join(colours)
 
 
-def _distinct(shown):
+def _distinct(shown, last=6):
     """What the light showed, each change once (the last few)."""
     out = []
     for s in shown:
         if not out or out[-1] != s:
             out.append(s)
-    return out[-6:]
+    return out[-last:]
 
 
 def _contains(actual, subset):
