@@ -279,3 +279,20 @@ def test_a_steady_light_is_not_blinking(tmp_path):
     assert result.step == 2
     assert result.failure.startswith("step 2 (expect-blink): expected seat 1 blinking within 1s; "
                                      "the board showed (255, 140, 0);")
+
+
+def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path):
+    flash = tmp_path / "broken"
+    simflash.install_firmware(flash, simflash_profile())
+    (flash / "main.py").write_text("raise ValueError('broken on purpose')\n")
+    path = write(tmp_path, """\
+        name: a firmware that stops
+        game: gouda
+        board: {flash: broken, timeout: 2s}
+        steps:
+          - expect-state: {mode: menu}
+        """)
+    result = runner.run_file(path)
+    assert result.failure.startswith(
+        "step 1 (expect-state): timed out: the board did not answer within 2s; its console "
+        "said: ValueError: broken on purpose")

@@ -62,7 +62,7 @@ class ScenarioBoard:
             fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed)
         self.board.listeners.append(self._event)
         self.board.start()
-        self.port = serial.Serial(self.board.pty_path, 115200, timeout=0.1)
+        self.port = _Recorded(serial.Serial(self.board.pty_path, 115200, timeout=0.1))
         self.client = Client(self.port, timeout=self.timeout)
         self.up = False
         self.off_reason = None  # why the board is off: the scenario cut the power, or crashes
@@ -131,8 +131,8 @@ class ScenarioBoard:
                     return
                 except ProtocolError:
                     if time.monotonic() > deadline:
-                        raise BoardTimeout("the board did not answer within %gs"
-                                           % self.timeout) from None
+                        raise BoardTimeout("the board did not answer within %gs%s"
+                                           % (self.timeout, self._last_error())) from None
         finally:
             self.client.timeout = self.timeout
 
@@ -148,9 +148,20 @@ class ScenarioBoard:
             return self.client.request(cmd, **args)
         except ProtocolError as e:
             if "no answer" in str(e):
-                raise BoardTimeout("the board did not answer %r within %gs"
-                                   % (cmd, self.timeout)) from None
+                raise BoardTimeout("the board did not answer %r within %gs%s"
+                                   % (cmd, self.timeout, self._last_error())) from None
             raise
+
+    def _last_error(self):
+        """What the console last said went wrong (a traceback's last line), to add to a
+        timeout: a firmware that stopped at the REPL says why there."""
+        lines = self.port.seen.decode("utf-8", "replace").replace("\r", "").split("\n")
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i].startswith("Traceback"):
+                for line in lines[i + 1:]:
+                    if line and not line.startswith(" "):
+                        return "; its console said: %s" % line.strip()[:200]
+        return ""
 
     def state(self):
         return self.request("state")["state"]
@@ -200,3 +211,37 @@ class ScenarioBoard:
         """Without power the LEDs go dark (and come up dark, until the firmware lights them)."""
         self.up = False
         self._event({"ev": "frame", "rgb": bytes(3 * self.profile["led"]["count"]).hex()})
+
+
+class _Recorded:
+    """A serial port that keeps the last console bytes it read (the protocol skips what is
+    not a reply, such as a traceback, and a failure should still say it)."""
+
+    KEEP = 8192
+
+    def __init__(self, port):
+        self._port = port
+        self.seen = b""
+
+    def read(self, n=1):
+        data = self._port.read(n)
+        self.seen = (self.seen + data)[-self.KEEP:]
+        return data
+
+    def write(self, data):
+        return self._port.write(data)
+
+    def close(self):
+        self._port.close()
+
+    @property
+    def in_waiting(self):
+        return self._port.in_waiting
+
+    @property
+    def timeout(self):
+        return self._port.timeout
+
+    @timeout.setter
+    def timeout(self, value):
+        self._port.timeout = value
