@@ -296,3 +296,16 @@ def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path)
     assert result.failure.startswith(
         "step 1 (expect-state): timed out: the board did not answer within 2s; its console "
         "said: ValueError: broken on purpose")
+
+
+def test_the_shipped_scenarios_use_every_step():
+    import yaml
+
+    from cheeseboard.scenario import format as fmt
+
+    used = set()
+    for path in SHIPPED:
+        for step in yaml.safe_load(path.read_text())["steps"]:
+            used.add(step if isinstance(step, str) else next(iter(step)))
+    assert used == set(fmt.schema()["properties"]["steps"]["items"]["else"]["propertyNames"]
+                       ["enum"])
