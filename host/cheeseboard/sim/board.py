@@ -206,12 +206,11 @@ class VirtualBoard:
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
 
-    def _vm_exited(self):
+    def _vm_exited(self, proc):
         """The VM's stdout closed: a soft reboot, a crash, or the power going."""
         with self._lock:
-            proc = self._proc
-            if proc is None:
-                return
+            if proc is None or proc is not self._proc:
+                return  # a power cut (or a reset) got there first, and may have started another
             code = proc.wait()
             self._release_vm()
             if not self._powered:
@@ -299,14 +298,20 @@ class VirtualBoard:
             del self._rx[:n]
 
     def _from_vm(self):
+        # Which VM this read is from: a power cut from another thread may end it, and a power-on
+        # start the next, between this read and the handling of its end.
+        with self._lock:
+            proc, fd = self._proc, self._stdout_fd
+        if fd is None:
+            return
         try:
-            data = os.read(self._stdout_fd, 65536)
+            data = os.read(fd, 65536)
         except BlockingIOError:
             return
         except OSError:
             data = b""
         if not data:
-            self._vm_exited()
+            self._vm_exited(proc)
             return
         self._tx += data.replace(b"\n", b"\r\n")
         if len(self._tx) > TX_BUFFER_MAX:
@@ -326,8 +331,11 @@ class VirtualBoard:
         del self._tx[:n]
 
     def _from_side(self):
+        fd = self._side_out_r
+        if fd is None:
+            return  # the VM went while this event waited
         try:
-            data = os.read(self._side_out_r, 65536)
+            data = os.read(fd, 65536)
         except (BlockingIOError, OSError):
             return
         if not data:
