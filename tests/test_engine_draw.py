@@ -112,3 +112,20 @@ def test_the_cheese_meter_fills_with_the_mice_s_cheese():
         painter.paint(frame, v, 0, 2)
         on = [p for p in meter if any(px(frame, p))]
         assert on == meter[:lit], cheese
+
+
+def test_a_tower_on_a_space_of_several_pixels_keeps_its_top_on_the_first():
+    frame_at = {}
+    v = view(stacks=[["table", [2, 0, 1]]])
+    for t in range(3):
+        frame_at[t] = paint(v, t * CYCLE_MS)
+    first, rest = MAP["table"][0], MAP["table"][1:]
+    assert all(px(f, first) == PALETTE["2"] for f in frame_at.values())
+    below = {px(f, p) for f in frame_at.values() for p in rest}
+    assert below == {PALETTE["0"], PALETTE["1"]}
+
+
+def test_lights_set_a_space_pixel_by_pixel_the_rest_dark():
+    v = view(pieces=[["table", 0]], lights=[["table", ["red", None]]])
+    frame = paint(v, 0)
+    assert [px(frame, p) for p in MAP["table"]] == [PALETTE["red"]] + [(0, 0, 0)] * 3

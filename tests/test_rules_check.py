@@ -9,12 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cheeseboard.rules import check_file, check_table
-from cheesefw.games import gouda, kitchen
+from cheesefw.games import GAMES, load
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = {g: json.loads((ROOT / "firmware/rules" / (g + ".json")).read_text())
-          for g in ("gouda", "kitchen")}
-MODULES = {"gouda": gouda, "kitchen": kitchen}
+TABLES = {g: json.loads((ROOT / "firmware/rules" / (g + ".json")).read_text()) for g in GAMES}
+MODULES = {g: load(g) for g in GAMES}
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
@@ -27,7 +26,7 @@ def test_the_default_tables_are_good(game):
     ("gouda", lambda t: t["dice"]["faces"].append("blue"), "dice.faces.6"),
     ("gouda", lambda t: t.update(players=[2]), "players"),
     ("gouda", lambda t: t["palette"].update(cheese=[300, 0, 0]), "palette.cheese.0"),
-    ("gouda", lambda t: t.pop("top"), "(the table)"),
+    ("gouda", lambda t: t.pop("top"), "top"),  # a missing key is named
     ("gouda", lambda t: t["spaces"][3].__setitem__(2, "nowhere"), "spaces"),  # the loader's
     ("gouda", lambda t: _loop_before_the_top(t), "start.crl"),  # the top out of reach
     ("kitchen", lambda t: t["deck"].update(cheese="ten"), "deck.cheese"),
@@ -36,6 +35,19 @@ def test_the_default_tables_are_good(game):
     ("kitchen", lambda t: t["win"].update(cheese=11), "win.cheese"),  # more than the deck
     ("kitchen", lambda t: t["house"].update(revisit="yes"), "house.revisit"),
     ("kitchen", lambda t: t.update(holes=["a4", "c1"]), "holes"),
+    # Kalle: the schema refuses unknown keys; the loader what a schema cannot say.
+    ("kalle", lambda t: t["house"].update(swap_twice=True), "house"),
+    ("kalle", lambda t: t.update(extra=1), "extra: unknown key"),
+    ("kalle", lambda t: t["grid"].update(steps=[[1, 1]]), "grid.steps"),  # not connected
+    ("kalle", lambda t: t["grid"].update(steps=[[2, 0], [0, 2]]), "grid.steps"),
+    ("kalle", lambda t: t["cards"]["animals"].pop(), "cards.animals"),  # 16 cards, 15 animals
+    ("kalle", lambda t: t["grid"].update(cols=5), "cards.animals"),  # 20 cards, 16 animals
+    ("kalle", lambda t: t["rounds"].update({"3": 0}), "rounds.3"),
+    ("kalle", lambda t: t["rounds"].update({"4": 9}), "rounds.4"),
+    ("kalle", lambda t: t["rounds"].pop("5"), "rounds"),
+    ("kalle", lambda t: t.update(uncover=12), "uncover"),  # no card left for 5 players' guesses
+    ("kalle", lambda t: t["palette"].pop("frog"), "palette.frog"),
+    ("kalle", lambda t: t["cards"]["animals"].__setitem__(3, "rat"), "cards.animals"),
 ])
 def test_a_bad_field_is_refused_with_its_path(game, change, field):
     table = copy.deepcopy(TABLES[game])
@@ -62,7 +74,7 @@ def test_files_that_are_not_tables(tmp_path):
     assert "cannot read" in check_file(tmp_path / "missing.json")[0]
     other = tmp_path / "house.json"
     other.write_text('{"game": "chess"}')
-    assert check_file(other) == ["game: expected one of gouda, kitchen, got 'chess'"]
+    assert check_file(other) == ["game: expected one of %s, got 'chess'" % ", ".join(GAMES)]
 
 
 def mutations(game):

@@ -121,6 +121,52 @@ def load_profile():
     return profile
 
 
+class PackedMap:
+    """A game's map (space id -> pixels) in three flat objects instead of a dict of small ones.
+
+    The board keeps every game's map for the menu (which lights the chosen game's overlay); as
+    dicts they cost every game's play some 100 B a space. Only the game being played needs
+    its map as a dict: the painter unpacks it when the game starts (see engine/draw.py).
+    """
+
+    def __init__(self, spaces):
+        names = sorted(spaces)
+        self.names = " ".join(names)
+        pixels = bytearray()
+        ends = bytearray()
+        for name in names:
+            pixels.extend(spaces[name])
+            ends.append(len(pixels))
+        self.pixels = bytes(pixels)
+        self.ends = bytes(ends)
+
+    def values(self):
+        start = 0
+        for end in self.ends:
+            yield self.pixels[start:end]
+            start = end
+
+    def unpack(self):
+        """The map as a dict, as the profile file has it."""
+        spaces = {}
+        names = self.names.split(" ")
+        i = 0
+        for pixels in self.values():
+            spaces[names[i]] = pixels
+            i += 1
+        return spaces
+
+
+def pack_maps(profile):
+    """Every game's map packed (PackedMap), where its pixels fit in bytes; after the check."""
+    maps = profile["maps"]
+    for game in maps:
+        spaces = maps[game]
+        if sum(len(p) for p in spaces.values()) < 256 and all(
+                type(p) is bytes for p in spaces.values()):
+            maps[game] = PackedMap(spaces)
+
+
 def main(up=None):
     """Run the board; up() is called once the main loop has run for UP_MS (main.py's
     health check of a new firmware)."""
@@ -136,6 +182,7 @@ def main(up=None):
     # It runs once: give its heap back (about 4 KB), with the rule tables it read.
     del sys.modules["cheesefw.profile_check"], profile_check
     delattr(sys.modules["cheesefw"], "profile_check")
+    pack_maps(profile)
     gc.collect()
     board = hal.open_board(profile)
     from cheesefw.engine.core import Engine

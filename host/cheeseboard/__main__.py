@@ -1,5 +1,5 @@
 import sys
 
-from cheeseboard.cli import main
+from cheeseboard.command import main
 
 sys.exit(main())

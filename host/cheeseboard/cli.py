@@ -10,10 +10,12 @@ from pathlib import Path
 
 from cheeseboard import __version__, flash_cli, paths, rules_cli, snapshot
 from cheeseboard.build import BuildError
+from cheeseboard.connect import BoardUnreachable, open_client
 from cheeseboard.deploy import FlashError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
+from cheeseboard.rules import RulesError
 from cheeseboard.scenario import cli as scenario_cli
 from cheeseboard.sim import flash as simflash
 
@@ -140,7 +142,13 @@ def do_log(args):
     import json
 
     with open_client(args.port) as client:
-        first = client.request("log", **{"from": args.start})
+        try:
+            first = client.request("log", **{"from": args.start})
+        except ProtocolError as e:
+            if not str(e).endswith("no game in progress"):
+                raise
+            print("no game in progress on the board (its moves show here once one starts)")
+            return 0
         total = first["total"]
         shown = 0
         page = first
@@ -157,23 +165,6 @@ def do_log(args):
     elif shown == 0:
         print("the game has %d moves; none from %d" % (total, args.start))
     return 0
-
-
-@contextlib.contextmanager
-def open_client(port_name):
-    """The protocol over a board's serial port, closed whatever happens."""
-    import serial
-
-    from cheeseboard.protocol import Client
-
-    try:
-        port = serial.Serial(port_name, 115200, timeout=0.1)
-    except serial.SerialException as e:
-        raise CommandError("cannot open %s: %s" % (port_name, e)) from None
-    try:
-        yield Client(port)
-    finally:
-        port.close()
 
 
 def _print_request(args, cmd):
@@ -277,6 +268,21 @@ COMMANDS = {
 }
 
 
+# What Ctrl-C leaves behind, per command: the one line a person reads after it.
+INTERRUPTED = {
+    "hello": "the board was only asked, nothing changed on it",
+    "sim": "the virtual board is switched off; its flash is kept",
+    "sync": "a table is applied only once it is whole and checked: the board keeps each table "
+            "as it was or as sent (`cheeseboard rules diff` shows which); its program runs on",
+    "rules": "nothing changed on the board (a pulled table is written only when whole)",
+    "flash": "the board keeps a whole firmware: its old one, or the new one if the switch was "
+             "made; its program runs again (`cheeseboard info` says which, `cheeseboard flash` "
+             "finishes the job)",
+    "info": "nothing changed on the board; its program runs again",
+    "profile": "nothing on a board was touched",
+}
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error on one line that says where the help is."""
 
@@ -336,7 +342,7 @@ def build_parser():
                            help="make the die repeatable: each game's seed follows from N "
                                 "(default: random, as on a real board)")
         elif name in ("hello", "state", "log"):
-            p.add_argument("--port", required=True, help=rules_cli.PORT_HELP)
+            p.add_argument("--port", help=rules_cli.PORT_HELP)
             if name == "log":
                 p.add_argument("--from", dest="start", type=int, default=0, metavar="N",
                                help="start at move N (default: the first)")
@@ -366,9 +372,13 @@ def main(argv=None):
     handler = COMMANDS[args.command][0]
     try:
         return handler(args)
+    except KeyboardInterrupt:
+        print("cheeseboard: interrupted; %s" % INTERRUPTED.get(args.command, INTERRUPTED["hello"]),
+              file=sys.stderr)
+        return 130
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
-            PortError, snapshot.SnapshotError) as e:
+            PortError, BoardUnreachable, RulesError, snapshot.SnapshotError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

@@ -1,6 +1,7 @@
 """`cheeseboard flash` and `cheeseboard info`: the board's firmware, over USB serial."""
 
 import sys
+import time
 
 from cheeseboard import deploy, ports
 from cheeseboard.link import Link
@@ -38,9 +39,13 @@ def _open(args):
 def do_flash(args):
     progress = _bar if sys.stdout.isatty() else _lines()
     with _open(args) as link:
-        result = deploy.update(
-            link, args.profile, args.firmware, args.force, args.dry_run, progress, say=_say
-        )
+        try:
+            result = deploy.update(
+                link, args.profile, args.firmware, args.force, args.dry_run, progress, say=_say
+            )
+        except KeyboardInterrupt:
+            _back_to_its_program(link)
+            raise
     if result.outcome in ("dry run", "up to date"):
         print("\n".join(result.plan.lines()))
         if result.outcome == "dry run":
@@ -78,11 +83,13 @@ def _report(result):
 
 def do_info(args):
     with _open(args) as link:
-        link.enter()
         try:
+            link.enter()
             facts = deploy.board_facts(link)
-        finally:
-            link.restart()  # back to its game
+        except KeyboardInterrupt:
+            _back_to_its_program(link)
+            raise
+        link.restart()  # back to its game
     state = facts.get("state") or {}
     print("port:      %s" % link.port)
     print(
@@ -114,6 +121,17 @@ def do_info(args):
     )
     print("heap:      %.0f KB free before the firmware starts" % (facts["heap_free"] / 1024))
     return 0
+
+
+def _back_to_its_program(link):
+    """After Ctrl-C: stop whatever the board was doing for us (a file half received, a
+    question) and restart its own program. A half-written inactive slot is never booted."""
+    try:
+        link.transport.serial.write(b"\r\x03\x03")  # 0x03 never occurs in data sent
+        time.sleep(0.2)
+    except OSError:
+        return  # the port is gone: the board restarts when it is plugged in again
+    link.restart()
 
 
 def _say(text):

@@ -88,7 +88,8 @@ class Link:
         try:
             self.transport = SerialTransport(self.port, baudrate=self.baud, exclusive=True)
         except Exception as e:  # mpremote's TransportError ("failed to access"), or pyserial's
-            raise LinkError(_port_problem(self.port, _why_not(self.port, self.baud) or e)) from None
+            why = ports.why_not(self.port, self.baud) or e
+            raise LinkError(ports.port_problem(self.port, why)) from None
         sent = self.wire.sent if self.wire else 0
         self.wire = Wire(self.transport.serial)
         self.wire.sent = sent
@@ -284,29 +285,3 @@ def _port_info(port):
         if info.device == port:
             return info
     return None
-
-
-def _why_not(port, baud):
-    """pyserial's own reason that port does not open (mpremote's message drops it)."""
-    import serial
-
-    try:
-        serial.Serial(port, baud, exclusive=True).close()
-    except (serial.SerialException, OSError, ValueError) as e:
-        return e
-    return None
-
-
-def _port_problem(port, error):
-    text = str(error)
-    if "No such file" in text or "Errno 2]" in text:
-        return (
-            "cannot open %s: no such port (is the board plugged in? without --port, "
-            "`cheeseboard flash` looks for it)" % port
-        )
-    if "exclusively lock" in text or "Errno 16]" in text:  # pyserial's flock, or EBUSY
-        return (
-            "%s is busy: another program has it open (close mpremote, a serial terminal, "
-            "or `cheeseboard sim`'s view)" % port
-        )
-    return "cannot open %s: %s" % (port, text)

@@ -201,3 +201,33 @@ def _choose(answer, found):
         "no board %r: answer 1-%d or one of %s"
         % (answer, len(found), ", ".join(p.device for p in found))
     )
+
+
+def why_not(port, baud):
+    """pyserial's own reason that port does not open (mpremote's message drops it); None when
+    it opens."""
+    import serial
+
+    try:
+        serial.Serial(port, baud, exclusive=True).close()
+    except (serial.SerialException, OSError, ValueError) as e:
+        return e
+    return None
+
+
+def port_problem(port, error):
+    """The one message for a port that does not open, whichever command tried: what to do."""
+    text = str(error)
+    if "No such file" in text or "Errno 2]" in text:
+        return ("cannot open %s: no such port (is the board plugged in? without --port the "
+                "board is found by its USB ids)" % port)
+    if "exclusively lock" in text or "Errno 16]" in text:  # pyserial's flock, or EBUSY
+        return ("%s is busy: another program has it open (close mpremote, a serial terminal, "
+                "or `cheeseboard sim`'s view)" % port)
+    if "Inappropriate ioctl" in text or "(25," in text or "Errno 25]" in text:
+        return ("cannot open %s: not a serial port (give the board's port, e.g. /dev/ttyACM0, "
+                "or leave out --port to find the board by its USB ids)" % port)
+    if "Permission denied" in text or "Errno 13]" in text:
+        return ("cannot open %s: permission denied (on Linux, add yourself to the dialout "
+                "group: sudo usermod -aG dialout $USER, then log in again)" % port)
+    return "cannot open %s: %s" % (port, text)

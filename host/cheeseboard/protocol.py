@@ -68,11 +68,18 @@ class Client:
                 rid, cmd = sent.pop(0)
                 reply = self.read_reply(rid)
                 if not reply.get("ok") and failure is None:
-                    failure = ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
+                    error = str(reply.get("error", "refused"))
+                    said = error if error.startswith(cmd + ":") else "%s: %s" % (cmd, error)
+                    failure = ProtocolError(said)
                 replies.append(reply)
         if failure:
             raise failure
         return replies
+
+    def discard(self):
+        """Forget what the board sent so far (what a REPL echoed, say): replies start afresh."""
+        self._buf = b""
+        self.serial.reset_input_buffer()
 
     def read_reply(self, rid=None, timeout=None):
         """The next reply (with id rid, if given)."""

@@ -6,13 +6,22 @@ CPython exactly as the board runs it) adds what a schema cannot say, such as a s
 start can reach. Every message starts with the path of the field.
 """
 
+import difflib
 import json
 from pathlib import Path
 
 from cheeseboard import paths
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
-GAMES = ("gouda", "kitchen")
+
+
+class RulesError(Exception):
+    """A rule-table command cannot do what was asked; the message says what to do."""
+
+
+def games():
+    """The games the firmware plays (cheesefw.games.GAMES): one schema and one table each."""
+    return tuple(paths.import_firmware("cheesefw.games").GAMES)
 
 
 def schema(game):
@@ -21,6 +30,12 @@ def schema(game):
 
 def _field_path(error):
     parts = [str(p) for p in error.absolute_path]
+    # A key that is missing or not allowed: name the key itself, not the object holding it.
+    if error.validator == "required":
+        parts += [k for k in error.validator_value if k not in error.instance][:1]
+    elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        parts += sorted(k for k in error.instance if k not in known)[:1]
     return ".".join(parts) if parts else "(the table)"
 
 
@@ -31,11 +46,11 @@ def check_table(table, game=None):
     if not isinstance(table, dict):
         return ["(the table): expected a JSON object, got %s" % type(table).__name__]
     game = game or table.get("game")
-    if game not in GAMES:
-        return ["game: expected one of %s, got %r" % (", ".join(GAMES), game)]
+    if game not in games():
+        return ["game: expected one of %s, got %r" % (", ".join(games()), game)]
     validator = jsonschema.Draft202012Validator(schema(game))
     errors = sorted(validator.iter_errors(table), key=lambda e: list(e.absolute_path))
-    problems = ["%s: %s" % (_field_path(e), e.message) for e in errors]
+    problems = [_schema_message(e) for e in errors]
     if not problems:  # the firmware's loader, for what a schema cannot check
         try:
             _game_module(game).State(table, {})
@@ -44,9 +59,44 @@ def check_table(table, game=None):
     return problems
 
 
+def _schema_message(error):
+    """A schema error as "field.path: what was expected"; an unknown key (a misspelt house rule,
+    which would otherwise do nothing) is named, with the closest known key."""
+    if error.validator == "additionalProperties" and error.validator_value is False:
+        known = sorted(error.schema.get("properties", {}))
+        lines = []
+        for key in sorted(set(error.instance) - set(known), key=str):
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = "did you mean %r? " % close[0] if close else ""
+            where = "%s.%s" % (_field_path(error), key) if error.absolute_path else str(key)
+            lines.append("%s: unknown key (%sknown keys: %s)" % (where, hint, ", ".join(known)))
+        return "\n".join(lines)
+    return "%s: %s" % (_field_path(error), error.message)
+
+
+def game_of(path, table, given=None):
+    """The game a table file is for: `given` (--game), else the table's own `game` field, else
+    the file's name (kitchen.json, kitchen-8cheese.json)."""
+    if given:
+        return given
+    if isinstance(table, dict) and isinstance(table.get("game"), str):
+        return table["game"]
+    return named_game(path)
+
+
+def named_game(path):
+    """The game a file's name says (kitchen.json, kitchen-8cheese.json), or None."""
+    stem = Path(path).stem
+    for game in games():
+        if stem == game or stem.startswith((game + "-", game + "_", game + ".")):
+            return game
+    return None
+
+
 def _as_field_message(message):
     """The loader's message in the host's form, "field.path: expected ..."."""
-    for prefix in ("rules.", "kitchen rules: ", "kitchen: "):
+    for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "kalle rules: ", "kalle: ",
+                   "katz rules: ", "katz: "):
         message = message.removeprefix(prefix)
     field, sep, rest = message.partition(" expected")
     if sep and ":" not in field:
@@ -54,8 +104,9 @@ def _as_field_message(message):
     return message if ":" in message else "(the table): " + message
 
 
-def check_file(path):
-    """The problems of a rule table file (bad JSON included); [] when it is good."""
+def check_file(path, given=None):
+    """The problems of a rule table file (bad JSON included); [] when it is good. `given` is
+    the game it is meant for (--game), when neither the table nor its name says."""
     path = Path(path)
     try:
         table = json.loads(path.read_bytes())
@@ -63,8 +114,14 @@ def check_file(path):
         return ["(the file): cannot read it: %s" % e.strerror]
     except ValueError as e:
         return ["(the file): not valid JSON: %s" % e]
-    game = table.get("game") if isinstance(table, dict) else None
-    return check_table(table, game or (path.stem if path.stem in GAMES else None))
+    game = game_of(path, table, given)
+    named = named_game(path)
+    if isinstance(table, dict) and named and table.get("game") not in (None, named):
+        return ["game: the file's name says %r, the table is %r's (rename the file, or fix its "
+                "`game` field)" % (named, table.get("game"))]
+    if given and isinstance(table, dict) and table.get("game") not in (None, given):
+        return ["game: --game says %r, the table is %r's" % (given, table.get("game"))]
+    return check_table(table, game)
 
 
 def _game_module(game):

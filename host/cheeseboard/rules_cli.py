@@ -5,7 +5,12 @@ from pathlib import Path
 
 from cheeseboard import rules, sync
 
-PORT_HELP = "serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N)"
+PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
+             "board plugged in, found by its USB ids)")
+
+
+GAME_HELP = ("the game the files are for, where neither the table's `game` field nor its file "
+             "name (kitchen-8cheese.json) says")
 
 
 def add_rules_parser(sub):
@@ -15,12 +20,14 @@ def add_rules_parser(sub):
     acts = p.add_subparsers(dest="action", required=True)
     check = acts.add_parser("check", help="check rule table files")
     check.add_argument("files", nargs="+", metavar="FILE", help="rule tables (JSON) to check")
+    check.add_argument("--game", help=GAME_HELP)
     diff = acts.add_parser("diff", help="what differs between the files and the board")
-    diff.add_argument("--port", required=True, help=PORT_HELP)
+    diff.add_argument("--port", help=PORT_HELP)
+    diff.add_argument("--game", help=GAME_HELP)
     diff.add_argument("files", nargs="*", metavar="FILE",
                       help="default: firmware/rules/*.json")
     pull = acts.add_parser("pull", help="copy the board's tables into a folder")
-    pull.add_argument("--port", required=True, help=PORT_HELP)
+    pull.add_argument("--port", help=PORT_HELP)
     pull.add_argument("dir", metavar="DIR", help="folder to write the tables into")
 
 
@@ -28,7 +35,8 @@ def add_sync_parser(sub):
     p = sub.add_parser("sync", help="send the rule tables that differ to a board",
                        description="Send each rule table whose contents differ from the "
                                    "board's; nothing is sent when nothing differs.")
-    p.add_argument("--port", required=True, help=PORT_HELP)
+    p.add_argument("--port", help=PORT_HELP)
+    p.add_argument("--game", help=GAME_HELP)
     p.add_argument("files", nargs="*", metavar="FILE", help="default: firmware/rules/*.json")
 
 
@@ -36,7 +44,7 @@ def do_rules(args, open_client):
     if args.action == "check":
         bad = 0
         for f in args.files:
-            problems = rules.check_file(f)
+            problems = rules.check_file(f, args.game)
             for problem in problems:
                 print("%s: %s" % (f, problem), file=sys.stderr)
             if not problems:
@@ -46,13 +54,16 @@ def do_rules(args, open_client):
     with open_client(args.port) as client:
         if args.action == "diff":
             differs = 0
-            for name, lines in sync.diff(client, args.files or sync.default_files()).items():
+            found = sync.diff(client, args.files or sync.default_files(), args.game)
+            for name, lines in found.items():
                 print("%s: %s" % (name, "same" if not lines else "differs"))
                 for line in lines:
                     print("  " + line)
                 differs += bool(lines)
             return 1 if differs else 0
         folder = Path(args.dir)
+        if folder.exists() and not folder.is_dir():
+            raise rules.RulesError("%s is a file: give a folder to pull the tables into" % folder)
         folder.mkdir(parents=True, exist_ok=True)
         for name in sorted(sync.board_tables(client)):
             target = folder / (name + ".json")
@@ -63,6 +74,6 @@ def do_rules(args, open_client):
 
 def do_sync(args, open_client):
     with open_client(args.port) as client:
-        for name, what in sync.sync(client, args.files or sync.default_files()):
+        for name, what in sync.sync(client, args.files or sync.default_files(), args.game):
             print("%s: %s" % (name, what))
     return 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cheeseboard import paths
 from cheeseboard.protocol import ProtocolError
-from cheeseboard.rules import check_file
+from cheeseboard.rules import check_file, game_of
 
 CHUNK = 300  # base64 bytes per put, for a table that is not plain ASCII
 TEXT_LINE = 900  # characters of JSON-escaped text per put: the line stays under 1 KB
@@ -72,15 +72,26 @@ def _puts(name, data):
     return puts
 
 
-def name_of(path):
-    return Path(path).stem
+def name_of(path, game=None):
+    """The board's name for a table file: its game (kitchen-8cheese.json is the kitchen's)."""
+    try:
+        table = json.loads(Path(path).read_bytes())
+    except ValueError:
+        table = None
+    return game_of(path, table, game) or Path(path).stem
 
 
-def sync(client, files):
-    """Push each file whose table differs from the board's; [(name, what happened)]."""
+def sync(client, files, game=None):
+    """Push each file whose table differs from the board's; [(name, what happened)]. `game`
+    names the game the files are for, where neither the table nor its file name says."""
     problems = {}
+    names = [name_of(f, game) for f in files]
+    for name in set(names):
+        if names.count(name) > 1:
+            problems["(the files)"] = ["%d files are %s tables: send one" % (names.count(name),
+                                                                               name)]
     for f in files:
-        found = check_file(f)
+        found = check_file(f, game)
         if found:
             problems[str(f)] = found
     if problems:
@@ -88,9 +99,8 @@ def sync(client, files):
             "%s: %s" % (f, p) for f, ps in problems.items() for p in ps))
     on_board = board_tables(client)
     done = []
-    for f in files:
+    for f, name in zip(files, names, strict=True):
         data = Path(f).read_bytes()
-        name = name_of(f)
         if on_board.get(name, {}).get("sha256") == hashlib.sha256(data).hexdigest():
             done.append((name, "same"))
             continue
@@ -121,12 +131,12 @@ def diff_values(old, new, where=""):
                                                      json.dumps(new))]
 
 
-def diff(client, files):
+def diff(client, files, game=None):
     """{name: [differences, board -> file]} for each file; [] where they are the same."""
     on_board = board_tables(client)
     out = {}
     for f in files:
-        name = name_of(f)
+        name = name_of(f, game)
         data = Path(f).read_bytes()
         if on_board.get(name, {}).get("sha256") == hashlib.sha256(data).hexdigest():
             out[name] = []

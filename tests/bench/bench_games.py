@@ -2,8 +2,9 @@
 
     make bench        (or: python tests/bench/bench_games.py)
 
-- heap: a full 6-player Gouda game with powers, firmware loaded (.mpy, as flashed), heap
-  capped at 64 KB; the game's working set is the heap's growth from its start to its peak;
+- heap: a full 6-player Gouda game with powers (and a kitchen, a 5-player Kalle game),
+  firmware loaded (.mpy, as flashed), in the smallest heap that plays it; the game's working
+  set is the heap's growth from its start to its peak; the game modules each game imports;
 - consecutive games: no heap growth over many games (the heap after every tenth game);
 - speed: full random games per second on MicroPython and on CPython;
 - tick: the engine's cost per main-loop tick against a loop that only copies the frame;
@@ -37,13 +38,14 @@ def firmware_image(folder):
     build.compile_module(SCRIPT, Path(folder) / "games_on_vm.mpy", "games_on_vm.py")
     build.compile_module(HERE / "quiet_board.py", Path(folder) / "quiet_board.mpy",
                          "quiet_board.py")
+    build.compile_module(HERE / "kalle_on_vm.py", Path(folder) / "kalle_on_vm.mpy",
+                         "kalle_on_vm.py")
     return folder
 
 
-def on_mp(image, heap, *args):
+def on_mp(image, heap, *args, script="games_on_vm"):
     env = dict(os.environ, MICROPYPATH=str(image))
-    r = subprocess.run([micropython_binary(), "-X", "heapsize=%d" % heap, "-m", "games_on_vm",
-                        *args],
+    r = subprocess.run([micropython_binary(), "-X", "heapsize=%d" % heap, "-m", script, *args],
                        cwd=image, env=env, capture_output=True, text=True, timeout=600)
     if r.returncode:
         raise RuntimeError("micropython %s: %s%s" % (" ".join(args), r.stdout, r.stderr))
@@ -82,6 +84,12 @@ def main():
         kitchen_heap = smallest_heap(image, "kitchen", "2", "0")
         rows.append(("smallest heap (4 KB steps): firmware + kitchen game",
                      "%d KB" % kitchen_heap, "%.2f of the 64 KB target" % (kitchen_heap / 64)))
+        kalle_heap = smallest_heap(image, "kalle", "5", "0")
+        rows.append(("smallest heap (4 KB steps): firmware + 5-player Kalle Kanalratte",
+                     "%d KB" % kalle_heap, "%.2f of the 64 KB target" % (kalle_heap / 64)))
+        katz_heap = smallest_heap(image, "katz", "6", "0")
+        rows.append(("smallest heap (4 KB steps): firmware + 6-player Katz game",
+                     "%d KB" % katz_heap, "%.2f of the 64 KB target" % (katz_heap / 64)))
         h = on_mp(image, smallest * 1024, "heap", "gouda", "6", "1")
         rows.append(("  of which the firmware and the game's state at its start",
                      "%d B" % h["before"], "%d moves played" % h["moves"]))
@@ -90,9 +98,21 @@ def main():
         k = on_mp(image, kitchen_heap * 1024, "heap", "kitchen", "2", "0")
         rows.append(("kitchen game: working set", "%d B" % (k["peak"] - k["before"]),
                      "%.2f of 8 KB" % ((k["peak"] - k["before"]) / 8192)))
+        ka = on_mp(image, kalle_heap * 1024, "heap", "kalle", "5", "0")
+        rows.append(("Kalle game: working set", "%d B" % (ka["peak"] - ka["before"]),
+                     "%.2f of 8 KB; firmware and state at the start %d B"
+                     % ((ka["peak"] - ka["before"]) / 8192, ka["before"])))
+        z = on_mp(image, katz_heap * 1024, "heap", "katz", "6", "0")
+        rows.append(("6-player Katz game: working set", "%d B" % (z["peak"] - z["before"]),
+                     "%.2f of 8 KB" % ((z["peak"] - z["before"]) / 8192)))
+        for name, run in (("gouda", h), ("kitchen", k), ("kalle", ka), ("katz", z)):
+            rows.append(("  game modules imported while playing %s" % name,
+                         "%d" % len(run["games"]), " ".join(m[15:] for m in run["games"])))
         many = int(os.environ.get("BENCH_GAMES", "200"))
         for game, label in (("gouda", "6-player Gouda games with powers"),
-                            ("kitchen", "kitchen games")):
+                            ("kitchen", "kitchen games"),
+                            ("kalle", "5-player Kalle games"),
+                            ("katz", "6-player Katz games")):
             m = on_mp(image, 128 * 1024, "many", game, str(many))
             # The heap after every tenth game; the GC is conservative, so a dead game the
             # stack still points at can show for one sample: compare the lows of each third.
@@ -123,6 +143,17 @@ def main():
                      "%.0f us" % kb["reach_us"], "%.2f of a 10 ms tick" % (kb["reach_us"] / 10000)))
         rows.append(("kitchen: the board cat's choice, MicroPython", "%.0f us" % kb["bot_us"],
                      "%.2f of a 10 ms tick" % (kb["bot_us"] / 10000)))
+        kk = on_mp(image, 200 * 1024, script="kalle_on_vm")
+        for key, label in (("search_us", "the board searcher's move"),
+                           ("swap_us", "the board starter's swap")):
+            rows.append(("Kalle: %s, MicroPython" % label, "%.0f us" % kk[key],
+                         "%.2f of a 10 ms tick" % (kk[key] / 10000)))
+        kz = on_mp(image, 200 * 1024, "katz")
+        rows.append(("Katz: the board player's choice, clover rolled, 6 players, MicroPython",
+                     "%.0f us" % kz["bot_us"], "%.2f of a 10 ms tick; %.1f moves scored"
+                     % (kz["bot_us"] / 10000, kz["moves"])))
+        rows.append(("Katz: its legal moves, same positions", "%.0f us" % kz["legal_us"],
+                     "%.3f of a 10 ms tick" % (kz["legal_us"] / 10000)))
     print_table("games and engine (python tests/bench/bench_games.py)", rows)
 
 

@@ -3,6 +3,8 @@
 #     heap GAME PLAYERS POWERS   one full random game: heap before, peak working set, after
 #     many GAME N                N consecutive games: games/s and heap after each tenth
 #     tick                       engine cost per main-loop tick against a frame-copy loop
+#     kitchen / katz             a game's own hot spots (path search, the board's player)
+# (Kalle's board players are timed by kalle_on_vm.py: code here is in the heap of every run.)
 import gc
 import json
 import sys
@@ -35,6 +37,10 @@ def rules(game):
 def options(game, players, powers):
     if game == "gouda":
         return {"players": players, "powers": powers}
+    if game == "kalle":
+        return {"players": min(players, 5)}
+    if game == "katz":
+        return {"players": players}
     return {}
 
 
@@ -54,6 +60,13 @@ def one_game(module, table, opts, rng, peak=None):
     return steps
 
 
+def board_profile():
+    """The profile as main() leaves it on the board: checked, then its maps packed."""
+    profile = app.load_profile()
+    app.pack_maps(profile)
+    return profile
+
+
 def mem():
     gc.collect()
     return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
@@ -61,7 +74,7 @@ def mem():
 
 def bench_heap(game, players, powers):
     """A whole game through the engine (menu, play scene, journal, drawing), random choices."""
-    board = QuietBoard(app.load_profile())
+    board = QuietBoard(board_profile())
     engine = core.Engine(board)
     frame = render.new_frame(board.pixel_count)
     opts = options(game, players, powers)
@@ -87,8 +100,9 @@ def bench_heap(game, players, powers):
         if steps % 8 == 0:
             peak = max(peak, mem())
     after = mem()
+    games = sorted(m for m in sys.modules if m.startswith("cheesefw.games."))
     print(json.dumps({"before": before, "peak": peak, "after": after, "steps": steps,
-                      "moves": len(scene.state.history)}))
+                      "moves": len(scene.state.history), "games": games}))
 
 
 def bench_many(game, n):
@@ -106,7 +120,7 @@ def bench_many(game, n):
 
 
 def bench_tick():
-    profile = app.load_profile()
+    profile = board_profile()
     board = QuietBoard(profile)
     engine = core.Engine(board)
     engine.start_game("gouda", {"players": 6, "powers": True, "markers": 3, "festival": False,
@@ -190,6 +204,36 @@ def bench_kitchen():
     print(json.dumps({"reach_us": reach_us, "bot_us": bot_us, "positions": len(cats)}))
 
 
+def bench_katz():
+    """The board player's choice in Katz positions with many moves on offer (clover rolls)."""
+    from cheesefw.games import katz
+
+    table = rules("katz")
+    rng = Rng(6)
+    states = []
+    while len(states) < 8:  # six players, midway, the clover rolled: the most moves to score
+        s = katz.State(table, {"players": 6})
+        while not s.is_terminal() and len(states) < 8:
+            if s.current_player() == CHANCE:
+                s.apply_action(rng.choose(s.chance_outcomes()))
+                continue
+            if s.roll == "clover" and len(s.history) > 60:
+                states.append(s.to_dict())
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.below(len(legal))])
+    positions = [katz.State.from_dict(table, d) for d in states]
+    moves = sum(len(s.legal_actions()) for s in positions)
+    t0 = time.ticks_us()
+    for s in positions:
+        katz.bot_move(s, rng)
+    bot_us = time.ticks_diff(time.ticks_us(), t0) / len(positions)
+    t0 = time.ticks_us()
+    for s in positions:
+        s.legal_actions()
+    legal_us = time.ticks_diff(time.ticks_us(), t0) / len(positions)
+    print(json.dumps({"bot_us": bot_us, "legal_us": legal_us, "moves": moves / len(positions)}))
+
+
 mode = sys.argv[1]
 if mode == "heap":
     bench_heap(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1")
@@ -199,3 +243,5 @@ elif mode == "tick":
     bench_tick()
 elif mode == "kitchen":
     bench_kitchen()
+elif mode == "katz":
+    bench_katz()

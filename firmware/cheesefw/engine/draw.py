@@ -4,9 +4,11 @@ What a player sees at a glance:
 - every mouse: each space's pixels show the colours of the pieces on it, one colour
   per pixel; when a space holds more colours than it has pixels they take turns;
 - marks (cheese, face-down tiles, holes) where no piece stands;
-- the choice on offer: its spaces blink white;
+- the choice on offer: its spaces blink white; a piece the view names in "blink" blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
-- the dice on the die pixels, each in its colour.
+- the dice on the die pixels, each in its colour;
+- towers ("stacks", top first): the top's colour, the pieces below taking turns with it;
+- "lights": a space's pixels set one by one (a count per seat, say), the rest dark.
 Colours come from the rule table's palette; pixels from the profile's map for the game.
 """
 
@@ -31,7 +33,12 @@ def _set(frame, pixel, rgb):
 
 class Painter:
     def __init__(self, profile, game_name, palette):
-        self.map = profile["maps"][game_name]
+        spaces = profile["maps"][game_name]
+        if type(spaces) is not dict:
+            # The board keeps the maps packed (app.PackedMap); a game played has its own as a
+            # dict from then on (the packed copy goes: the menu reads either).
+            spaces = profile["maps"][game_name] = spaces.unpack()
+        self.map = spaces
         self.spaces = sorted(self.map)
         self.die = profile["die"]
         self.seats = profile["seats"]
@@ -76,9 +83,13 @@ class Painter:
         for space, kind in view["marks"]:
             marks.setdefault(space, kind)
         spaces_map = self.map
+        # A view's "blink": spaces whose pieces blink (shown every other half period).
+        blink = view.get("blink") if not blink_on else None
         for space in self.spaces:  # the hot loop: locals, and slice copies inline
             pixels = spaces_map[space]
             owners = by_space.get(space)
+            if blink and space in blink:
+                owners = None
             if owners:
                 k = len(owners)
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
@@ -90,6 +101,13 @@ class Painter:
                 for p in pixels:
                     i = 3 * p
                     frame[i:i + 3] = rgb
+        for space, tower in view.get("stacks", ()):
+            self._tower(frame, space, tower, blink_on, now // (2 * BLINK_MS), cycle)
+        for space, keys in view.get("lights", ()):  # pixel by pixel; None and past the end: dark
+            pixels = spaces_map.get(space, ())
+            for j in range(len(pixels)):
+                key = keys[j] if j < len(keys) else None
+                _set(frame, pixels[j], OFF if key is None else colour(key))
         if offer is not None and blink_on:
             for space in offer.get("spaces", ()):
                 for p in self.map.get(space, ()):
@@ -107,6 +125,27 @@ class Painter:
             _set(frame, self.status, _SIGNALS.get(signal, WHITE))  # the engine's, not a game's
         elif offer is not None and offer.get("mark"):
             _set(frame, self.status, colour(offer["mark"]))
+
+    def _tower(self, frame, space, tower, blink_on, blinks, cycle):
+        """A tower, top first: the top's colour on the space's first pixel, the pieces below
+        taking turns on the others; on a one-pixel space they take turns with the top, in the
+        half of each blink when an offered space shows white (so an offered tower shows its
+        top between the white flashes)."""
+        pixels = self.map.get(space, ())
+        if not pixels:
+            return
+        colour = self.colour
+        below = tower[1:]
+        if len(pixels) == 1:
+            top = tower[0] if not below or not blink_on else below[blinks % len(below)]
+            _set(frame, pixels[0], colour(top))
+            return
+        _set(frame, pixels[0], colour(tower[0]))
+        rest = below or tower[:1]
+        k = len(rest)
+        shift = cycle % k if k > len(pixels) - 1 else 0
+        for j in range(1, len(pixels)):
+            _set(frame, pixels[j], colour(rest[(shift + j - 1) % k]))
 
     def tumble(self, frame, now):
         """The roll animation: a light running round the die pixels (shows no result)."""

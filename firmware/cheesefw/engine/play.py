@@ -45,7 +45,11 @@ class Play:
         self.bots = bots(options) if bots else []
         self.reveal = None
         self.reveal_until = 0
-        self.hidden = []  # history indices of deals: secret until the game is over
+        # History indices of deals and of secret moves (a game's optional is_secret(): true
+        # while the player to act does something the others must not see): shown as "?" in the
+        # log until the game is over.
+        self.hidden = []
+        self._secret = getattr(self.state, "is_secret", None)
         if resume:  # replay the journal's completed moves
             journal.replay(self._replay)
         self.cursor = 0
@@ -62,8 +66,7 @@ class Play:
 
     def _replay(self, move):
         state = self.state
-        if state.current_player() == CHANCE and not state.chance_is_roll():
-            self.hidden.append(len(state.history))
+        self._keep_secret()
         state.apply_action(as_action(move))
 
     # -- input --------------------------------------------------------------------
@@ -137,7 +140,15 @@ class Play:
 
     # -- the game -----------------------------------------------------------------
 
+    def _keep_secret(self):
+        """Before a move: note it in `hidden` if it is a deal or a secret move."""
+        state = self.state
+        if (state.current_player() == CHANCE and not state.chance_is_roll()) or (
+                self._secret is not None and self._secret()):
+            self.hidden.append(len(state.history))
+
     def _apply(self, action, now):
+        self._keep_secret()
         self.state.apply_action(action)
         self.journal.append(action)
         turned = self.state.view().get("reveal")
@@ -215,7 +226,8 @@ class Play:
             self.painter.winners(frame, self.state.winners(), self.players, self.now)
 
     def log(self, start, count):
-        """Moves start..start+count of the history; deals show as "?" until the game is over."""
+        """Moves start..start+count of the history; deals and secret moves show as "?" until the
+        game is over."""
         history = self.state.history
         moves = history[start:start + count]
         if self.wait != OVER:

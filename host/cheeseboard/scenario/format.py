@@ -153,6 +153,10 @@ class _Names:
     def __init__(self, profile, game):
         self.profile = profile
         self.game = game
+        games = paths.import_firmware("cheesefw.games").GAMES
+        if game not in games:
+            raise ScenarioError("game: %r is not a game of this firmware: expected one of %s"
+                                % (game, ", ".join(games)))
         self.buttons = sorted(profile["buttons"])
         self.spaces = profile["maps"].get(game)
         if self.spaces is None:

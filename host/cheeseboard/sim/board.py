@@ -69,6 +69,7 @@ class VirtualBoard:
         self._rx = bytearray()  # console bytes waiting for the VM's stdin
         self._tx = bytearray()  # VM output waiting for the pty
         self._side_buf = bytearray()
+        self._console_tail = b""  # the VM's last output: is it waiting at a REPL prompt?
         self._powered = False
         self._crashes = []
         self._stop = False
@@ -132,9 +133,18 @@ class VirtualBoard:
     def is_on(self):
         return self._powered and self._proc is not None
 
+    @property
+    def at_repl(self):
+        """Whether the board waits at a REPL prompt (its program stopped: mpremote left it
+        there, or the program ended), rather than running the firmware."""
+        tail = self._console_tail
+        return self.is_on and (tail.endswith(b">>> ") or tail.endswith(b"CTRL-B to exit\n>")
+                               or tail.endswith(b"\x04>"))
+
     # -- the chip -------------------------------------------------------------
 
     def _spawn(self, mode):
+        self._console_tail = b""
         side_out_r, side_out_w = os.pipe()  # VM -> simulator
         side_in_r, side_in_w = os.pipe()  # simulator -> VM
         # The console reaches the VM through a non-blocking pipe, so that the
@@ -314,6 +324,7 @@ class VirtualBoard:
             self._vm_exited(proc)
             return
         self._tx += data.replace(b"\n", b"\r\n")
+        self._console_tail = (self._console_tail + data)[-64:]
         if len(self._tx) > TX_BUFFER_MAX:
             del self._tx[: len(self._tx) - TX_BUFFER_MAX]
         self._to_host()

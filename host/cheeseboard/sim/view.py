@@ -159,15 +159,16 @@ def run(board, profile, out=sys.stdout):
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)
-    shown = -1
+    shown = None
     presses = KeyPresses()
     game = None
     try:
         while True:
-            if board.frame_seq != shown:
-                shown = board.frame_seq
+            now_showing = (board.frame_seq, board_state(board))
+            if now_showing != shown:
+                shown = now_showing
                 status = "board: %s   console: %s   frames: %d" % (
-                    "on" if board.is_on else "off", board.pty_path, shown)
+                    shown[1], board.pty_path, shown[0])
                 seen, playing = game_shown(profile, board.frame, board.flash_dir)
                 game = seen or game  # between games' frames, the last overlay stays
                 out.write(draw(board.frame, profile, status, game, playing))
@@ -186,6 +187,16 @@ def run(board, profile, out=sys.stdout):
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         out.write("\x1b[0m\n")
+
+
+def board_state(board):
+    """What the board is doing, in the words of the status line."""
+    if not board.is_on:
+        return "off"
+    if board.at_repl:
+        return ("STOPPED at the REPL, its program is not running (`cheeseboard hello --port "
+                "%s`, or Ctrl-D in a serial terminal, restarts it)" % board.pty_path)
+    return "on"
 
 
 def split_keys(data):

@@ -1,0 +1,122 @@
+"""The board's own players for Kalle Kanalratte: a searcher and a starter.
+
+The searcher knows only what a player at the table sees: which cards are face up, where the
+guard stands, and the swaps the starter made this round (`State.seen`). It never reads where the
+rat is (a test checks its choice does not change when only the rat moves). As a careful child
+would, it remembers the swaps: a card the starter moved away from the guard is suspect, since
+that is how a starter saves the rat. The strong searcher walks the guard to the most suspect
+face-down card; the beginner turns any face-down card next to the guard.
+
+The starter knows where the rat is (it hid it). The strong one moves the rat away when the guard
+comes next to it, confuses the searchers with a decoy swap otherwise, and always remembers where
+the rat is at the end; the beginner swaps at random and remembers three times in four.
+Ties are broken by the random source: the same seed replays the same game.
+"""
+
+from cheesefw.games.kalle import GUESS, HIDE, KEEP, LAST, PLACE, SEARCH, SHOW, SWAP
+
+
+def choose(state, rng, level="strong"):
+    """The board's action for the seat to act: a legal action of `state`."""
+    legal = state.legal_actions()
+    phase = state.phase
+    strong = level == "strong"
+    if phase == SHOW:
+        return legal[0]
+    if phase == HIDE:
+        return legal[rng.below(len(legal))]
+    if phase == SWAP:
+        return _swap(state, rng, legal) if strong else legal[rng.below(len(legal))]
+    if phase == GUESS:
+        return _guess(state, rng, legal, strong)
+    # The searchers' decisions: from what everyone saw.
+    if phase == PLACE:  # the middle: the guard has most cards around it there
+        g = state.grid
+        most = max(len(g.nbrs[sq]) for sq in range(g.n))
+        legal = [g.ids[sq] for sq in range(g.n) if len(g.nbrs[sq]) == most]
+    elif phase == SEARCH:
+        legal = _search(state, legal, strong)
+    elif phase == LAST and strong:
+        legal = _most(legal, suspicion(state), state.grid)
+    return legal[rng.below(len(legal))]
+
+
+def suspicion(state):
+    """Per card, how likely a careful searcher thinks it hides the rat (0: face up)."""
+    g = state.grid
+    weight = [0 if state.up[sq] else 2 for sq in range(g.n)]
+    seen = state.seen
+    for i in range(0, len(seen), 3):
+        a, b, guard = seen[i], seen[i + 1], seen[i + 2]
+        weight[a], weight[b] = weight[b], weight[a]
+        near = g.nbrs[guard]
+        if a in near and b not in near:  # what lay at a went away from the guard
+            weight[b] += 3
+        elif b in near and a not in near:
+            weight[a] += 3
+    for sq in range(g.n):
+        if state.up[sq]:
+            weight[sq] = 0  # face up cards are animals, whatever was swapped
+    return weight
+
+
+def _search(state, legal, strong):
+    g = state.grid
+    down = [a for a in legal if not state.up[g.square(a)]]
+    if not strong:
+        return down or legal
+    weight = suspicion(state)
+    if down:
+        return _most(down, weight, g)
+    # Every card around is face up: step towards the most suspect card.
+    target = max(weight)
+    goals = [sq for sq in range(g.n) if weight[sq] == target]
+    best = min(_steps(g, g.square(a), goals) for a in legal)
+    return [a for a in legal if _steps(g, g.square(a), goals) == best]
+
+
+def _most(ids, weight, g):
+    top = max(weight[g.square(a)] for a in ids)
+    return [a for a in ids if weight[g.square(a)] == top]
+
+
+def _steps(g, start, goals):
+    """Guard moves from start to the nearest of goals (breadth first)."""
+    dist = {start: 0}
+    todo = [start]
+    for sq in todo:
+        if sq in goals:
+            return dist[sq]
+        for nb in g.nbrs[sq]:
+            if nb not in dist:
+                dist[nb] = dist[sq] + 1
+                todo.append(nb)
+    return g.n
+
+
+def _swap(state, rng, legal):
+    """The strong starter: the rat away from the guard when it comes close, else a decoy."""
+    g = state.grid
+    rat = state.rat()
+    near = g.nbrs[state.guard]
+    swaps = [a for a in legal if a != KEEP]
+    pairs = [(g.square(a[0]), g.square(a[1])) for a in swaps]
+    if rat in near:
+        away = [swaps[i] for i in range(len(swaps))
+                if rat in pairs[i] and [sq for sq in pairs[i] if sq != rat][0] not in near]
+        if away:
+            return away[rng.below(len(away))]
+    # A decoy: two face-down cards, one beside the guard, so a searcher cannot tell.
+    decoys = [swaps[i] for i in range(len(swaps)) if rat not in pairs[i]
+              and not state.up[pairs[i][0]] and not state.up[pairs[i][1]]
+              and (pairs[i][0] in near) != (pairs[i][1] in near)]
+    if decoys and rng.below(3):
+        return decoys[rng.below(len(decoys))]
+    return legal[0] if legal[0] == KEEP else swaps[rng.below(len(swaps))]
+
+
+def _guess(state, rng, legal, strong):
+    rat = state.grid.ids[state.rat()]
+    if rat in legal and (strong or rng.below(4)):
+        return rat
+    return legal[rng.below(len(legal))]
