@@ -18,12 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 class VBoard:
     """`cheeseboard sim --headless` in a process of its own, with its console and side channel."""
 
-    def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None):
+    def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None, seed=None):
         self.flash_dir = Path(flash_dir)
         self.profile = profile
         self.heap = heap
         self.blank = blank
         self.baud = baud
+        self.seed = seed
         self.control = str(self.flash_dir) + ".sock"
         self.proc = None
         self.link = None
@@ -40,6 +41,8 @@ class VBoard:
             cmd.append("--blank")
         if self.baud:
             cmd += ["--baud", str(self.baud)]
+        if self.seed is not None:
+            cmd += ["--seed", str(self.seed)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      cwd=str(ROOT), start_new_session=True)
         self.pty = self.proc.stdout.readline().decode().strip()

@@ -16,6 +16,7 @@ from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
 from cheeseboard.rules import RulesError
+from cheeseboard.scenario import cli as scenario_cli
 from cheeseboard.sim import flash as simflash
 
 # The VM and the board's boot code do not start in less; no board this runs on has more.
@@ -38,7 +39,8 @@ def do_sim(args):
     with _sim_flash(args, profile) as (flash_dir, about):
         board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
                              baud=args.baud,
-                             fs_size=simflash.FILESYSTEM.get(profile["platform"], 0))
+                             fs_size=simflash.FILESYSTEM.get(profile["platform"], 0),
+                             seed=args.seed)
         control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
         control = ControlServer(board, control_path)
         print(board.pty_path, flush=True)
@@ -105,6 +107,15 @@ def baud_rate(text):
     if not MIN_BAUD <= value <= MAX_BAUD:
         raise argparse.ArgumentTypeError(
             "%d: expected a baud rate from %d to %d (e.g. 115200)" % (value, MIN_BAUD, MAX_BAUD))
+    return value
+
+
+def seed_number(text):
+    """--seed: a whole number the board's 30-bit random source can hold."""
+    value = _integer(text, "a seed")
+    if not 0 <= value < 1 << 30:
+        raise argparse.ArgumentTypeError(
+            "%d: expected a seed from 0 to %d" % (value, (1 << 30) - 1))
     return value
 
 
@@ -254,6 +265,7 @@ COMMANDS = {
     "snapshot": (snapshot.do_snapshot, "draw a virtual board as it is now (SVG and PNG)"),
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
+    "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
 }
 
 
@@ -298,6 +310,9 @@ def build_parser():
             continue
         if name == "info":
             continue
+        if name == "scenario":
+            scenario_cli.add_parser(sub)
+            continue
         if name == "snapshot":
             snapshot.add_parser(sub)
             continue
@@ -327,6 +342,9 @@ def build_parser():
                            help="VM heap in bytes (default: the profile's)")
             p.add_argument("--baud", type=baud_rate, metavar="N",
                            help="limit the console to a UART's speed (e.g. 115200)")
+            p.add_argument("--seed", type=seed_number, metavar="N",
+                           help="make the die repeatable: each game's seed follows from N "
+                                "(default: random, as on a real board)")
         elif name in ("hello", "state", "log"):
             p.add_argument("--port", help=rules_cli.PORT_HELP)
             if name == "log":

@@ -64,6 +64,11 @@ class Board(base.Board):
                 steps.append((int(t), int(v)))
             pin.drive(time.ticks_ms(), steps)
 
+    def random_seed(self):
+        # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.
+        seed = simboard.next_seed()
+        return base.Board.random_seed(self) if seed is None else seed
+
     def console_read(self):
         # The simulator's console pipe is non-blocking: take all that waits at once.
         data = sys.stdin.buffer.read(base.CONSOLE_CHUNK * 16)

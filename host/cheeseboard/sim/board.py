@@ -46,9 +46,12 @@ class VirtualBoard:
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
 
     def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None,
-                 fs_size=0):
+                 fs_size=0, seed=None):
         self.flash_dir = Path(flash_dir)
         self.fs_size = fs_size  # the filesystem size os.statvfs reports (0: the host disk's)
+        # The hardware's entropy source, made repeatable: each game's die seed follows from it
+        # (None: truly random, as on a real board).
+        self.seed = seed
         self.heap = int(heap)
         self.name = name
         self.micropython = micropython or vmfiles.micropython_binary()
@@ -159,6 +162,7 @@ class VirtualBoard:
             str(side_in_r),
             self.name,
             str(self.fs_size),
+            "" if self.seed is None else str(int(self.seed) & 0x3FFFFFFF),
         ]
         self._proc = subprocess.Popen(
             argv,
@@ -212,12 +216,11 @@ class VirtualBoard:
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
 
-    def _vm_exited(self):
+    def _vm_exited(self, proc):
         """The VM's stdout closed: a soft reboot, a crash, or the power going."""
         with self._lock:
-            proc = self._proc
-            if proc is None:
-                return
+            if proc is None or proc is not self._proc:
+                return  # a power cut (or a reset) got there first, and may have started another
             code = proc.wait()
             self._release_vm()
             if not self._powered:
@@ -305,14 +308,20 @@ class VirtualBoard:
             del self._rx[:n]
 
     def _from_vm(self):
+        # Which VM this read is from: a power cut from another thread may end it, and a power-on
+        # start the next, between this read and the handling of its end.
+        with self._lock:
+            proc, fd = self._proc, self._stdout_fd
+        if fd is None:
+            return
         try:
-            data = os.read(self._stdout_fd, 65536)
+            data = os.read(fd, 65536)
         except BlockingIOError:
             return
         except OSError:
             data = b""
         if not data:
-            self._vm_exited()
+            self._vm_exited(proc)
             return
         self._tx += data.replace(b"\n", b"\r\n")
         self._console_tail = (self._console_tail + data)[-64:]
@@ -333,8 +342,11 @@ class VirtualBoard:
         del self._tx[:n]
 
     def _from_side(self):
+        fd = self._side_out_r
+        if fd is None:
+            return  # the VM went while this event waited
         try:
-            data = os.read(self._side_out_r, 65536)
+            data = os.read(fd, 65536)
         except (BlockingIOError, OSError):
             return
         if not data:

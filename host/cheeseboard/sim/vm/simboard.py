@@ -15,11 +15,15 @@ import machine as _machine
 out = None
 inp = None
 _poll = None
+_seed = None  # the simulator's --seed: the entropy source made repeatable
+_seeds_given = 0
 
 
-def connect(out_fd, in_fd, board=None, fs_size=0):
+def connect(out_fd, in_fd, board=None, fs_size=0, seed=None):
     """Open the side channel's two pipes (inherited from the simulator)."""
-    global out, inp, _poll
+    global out, inp, _poll, _seed, _seeds_given
+    _seed = seed
+    _seeds_given = 0
     if board:
         sys.modules["os"].machine = board
     sys.modules["os"].fs_size = fs_size
@@ -27,6 +31,18 @@ def connect(out_fd, in_fd, board=None, fs_size=0):
     inp = open("/dev/fd/%d" % in_fd, "rb")
     _poll = select.poll()
     _poll.register(inp, select.POLLIN)
+
+
+def next_seed():
+    """The next random seed when the simulator was given one (else None): the seed itself,
+    then a fixed walk from it, so that each game after a power-on gets the same seed as the
+    last time the scenario ran."""
+    global _seeds_given
+    if _seed is None:
+        return None
+    n = _seeds_given
+    _seeds_given += 1
+    return (_seed + n * 40503) & 0x3FFFFFFF
 
 
 def send(line):

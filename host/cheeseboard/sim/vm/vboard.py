@@ -1,7 +1,8 @@
 # The virtual board's "ROM": what a MicroPython board does between power-on and
 # your code, re-enacted on the MicroPython unix port.
 #
-#   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME [FS_BYTES]
+#   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME \
+#       [FS_BYTES [SEED]]
 #
 # It mounts FLASH_DIR as the board's filesystem, runs boot.py (and main.py when
 # MODE is "friendly"), then speaks the friendly REPL, the raw REPL and raw-paste
@@ -286,7 +287,8 @@ def boot(argv):
     import simboard
 
     fs_size = int(argv[6]) if len(argv) > 6 else 0
-    simboard.connect(int(side_out), int(side_in), board, fs_size)
+    seed = int(argv[7]) if len(argv) > 7 and argv[7] else None
+    simboard.connect(int(side_out), int(side_in), board, fs_size, seed)
     mount_flash(flash)
     import builtins
 

@@ -1,0 +1,247 @@
+"""One scenario's virtual board: the simulator in this process, its console, its LED frames.
+
+The board is the same `VirtualBoard` that `cheeseboard sim` runs (the firmware on the real
+MicroPython VM), headless: buttons are driven at pin level, every frame the firmware writes
+is kept with the moment it came, and the protocol is spoken over the board's own console.
+"""
+
+import hashlib
+import json
+import shutil
+import threading
+import time
+
+import serial
+
+from cheeseboard import image, sync
+from cheeseboard.protocol import Client, ProtocolError
+from cheeseboard.sim import flash as simflash
+from cheeseboard.sim.board import VirtualBoard
+from cheeseboard.sim.control import press_levels
+
+RELEASE_MS = 100  # after a release, until the debounce has taken it (with room for a late VM)
+FRAMES_KEPT = 4000
+ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often
+
+_images = {}
+_images_lock = threading.Lock()
+
+
+class BoardTimeout(Exception):
+    """The board did not answer in time."""
+
+
+class BoardOff(Exception):
+    """The step needs a board with power, and this one has none."""
+
+
+def _image(profile):
+    """The firmware built for a profile, once per run (every scenario's flash starts from it)."""
+    with _images_lock:
+        if profile["name"] not in _images:
+            _images[profile["name"]] = image.make(profile, None)
+        return _images[profile["name"]]
+
+
+class ScenarioBoard:
+    def __init__(self, scenario, workdir):
+        self.scenario = scenario
+        self.profile = scenario.profile
+        self.timeout = scenario.timeout_ms / 1000
+        flash = workdir / "flash"
+        if scenario.flash:  # resume from a copy: the scenario's own folder is left as it was
+            shutil.copytree(scenario.flash, flash, symlinks=True)
+            simflash.refresh_firmware(flash, self.profile)
+        else:
+            flash.mkdir(parents=True)
+            image.write_to_folder(_image(self.profile), flash)
+        self._cond = threading.Condition()
+        self.frames = []  # [(time.monotonic(), frame bytes)], oldest first
+        self.board = VirtualBoard(
+            flash, self.profile["heap"], name="%s (virtual cheeseboard)" % self.profile["title"],
+            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed)
+        self.board.listeners.append(self._event)
+        self.board.start()
+        self.port = _Recorded(serial.Serial(self.board.pty_path, 115200, timeout=0.1))
+        self.client = Client(self.port, timeout=self.timeout)
+        self.up = False
+        self.off_reason = None  # why the board is off: the scenario cut the power, or crashes
+
+    def close(self):
+        self.board.stop()
+        try:
+            self.port.close()
+        except OSError:
+            pass
+
+    def _event(self, event):
+        if event.get("ev") == "off":
+            self.off_reason = "it kept crashing (see the firmware's errors above)"
+        if event.get("ev") == "frame":
+            with self._cond:
+                self.frames.append((time.monotonic(), bytes.fromhex(event["rgb"])))
+                del self.frames[:-FRAMES_KEPT]
+                self._cond.notify_all()
+
+    # -- what the board shows ----------------------------------------------------------------
+
+    @property
+    def frame(self):
+        """The LEDs now (all dark before the first frame)."""
+        with self._cond:
+            if self.frames:
+                return self.frames[-1][1]
+        return bytes(3 * self.profile["led"]["count"])
+
+    def frames_since(self, t):
+        """The frames shown at some moment from t on: the one in force at t, and every later one."""
+        with self._cond:
+            later = [f for when, f in self.frames if when >= t]
+            before = [f for when, f in self.frames if when < t]
+        return before[-1:] + later
+
+    def watch(self, holds, within_s):
+        """Wait until holds(frames seen since the call) is true; the frames, and whether it held."""
+        start = time.monotonic()
+        deadline = start + within_s
+        while True:
+            frames = self.frames_since(start) or [self.frame]
+            if holds(frames):
+                return frames, True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return frames, False
+            with self._cond:
+                self._cond.wait(min(left, 0.05))
+
+    # -- the console ---------------------------------------------------------------------------
+
+    def wait_up(self):
+        """Wait until the firmware answers; BoardTimeout when it does not within the timeout.
+        A board without power is not waited for: what it shows is known (nothing)."""
+        if self.up or not self.board.is_on:
+            return
+        deadline = time.monotonic() + self.timeout
+        self.client.timeout = ASK_EVERY_S
+        try:
+            while True:
+                try:
+                    self.client.request("hello")
+                    self.up = True
+                    return
+                except ProtocolError:
+                    if time.monotonic() > deadline:
+                        raise BoardTimeout("the board did not answer within %gs%s"
+                                           % (self.timeout, self._last_error())) from None
+        finally:
+            self.client.timeout = self.timeout
+
+    def need_power(self):
+        if not self.board.is_on:
+            raise BoardOff("a board with power; it is off: %s" % (
+                self.off_reason or "its power was cut (power-on switches it on)"))
+
+    def request(self, cmd, **args):
+        self.need_power()
+        self.wait_up()
+        try:
+            return self.client.request(cmd, **args)
+        except ProtocolError as e:
+            if "no answer" in str(e):
+                raise BoardTimeout("the board did not answer %r within %gs%s"
+                                   % (cmd, self.timeout, self._last_error())) from None
+            raise
+
+    def _last_error(self):
+        """What the console last said went wrong (a traceback's last line), to add to a
+        timeout: a firmware that stopped at the REPL says why there."""
+        lines = self.port.seen.decode("utf-8", "replace").replace("\r", "").split("\n")
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i].startswith("Traceback"):
+                for line in lines[i + 1:]:
+                    if line and not line.startswith(" "):
+                        return "; its console said: %s" % line.strip()[:200]
+        return ""
+
+    def state(self):
+        return self.request("state")["state"]
+
+    def sync(self, path):
+        """Send a rule table under its game's name (a file kitchen-8.json is the kitchen's)."""
+        data = path.read_bytes()
+        name = json.loads(data).get("game", path.stem)
+        self.need_power()
+        self.wait_up()
+        on_board = sync.board_tables(self.client).get(name, {})
+        if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
+            return "same"
+        return "sent, applies " + sync.push(self.client, name, data)["applies"]
+
+    # -- buttons and power ---------------------------------------------------------------------
+
+    def press(self, button, ms):
+        """Press a button for ms and let go; back once the firmware has taken the release.
+
+        A pin takes one schedule of levels at a time, from the moment the firmware reads it
+        (a new one replaces what is left of the last): the answer to a request sent after the
+        press says it was read, at the latest in the next tick (each tick reads the side
+        channel before the console), so the wait from then on covers the whole press however
+        late the VM runs, and two presses never merge into one."""
+        self.need_power()
+        self.wait_up()
+        self.board.set_pin(button, press_levels(ms))
+        self.request("state")
+        time.sleep((ms + RELEASE_MS) / 1000)
+
+    def power_cut(self):
+        self.board.power_cut()
+        self.off_reason = None
+        self._dark()
+
+    def power_on(self):
+        self.board.power_on()
+        self.up = False
+
+    def reset(self):
+        self.board.power_cut()
+        self._dark()
+        self.board.power_on()
+
+    def _dark(self):
+        """Without power the LEDs go dark (and come up dark, until the firmware lights them)."""
+        self.up = False
+        self._event({"ev": "frame", "rgb": bytes(3 * self.profile["led"]["count"]).hex()})
+
+
+class _Recorded:
+    """A serial port that keeps the last console bytes it read (the protocol skips what is
+    not a reply, such as a traceback, and a failure should still say it)."""
+
+    KEEP = 8192
+
+    def __init__(self, port):
+        self._port = port
+        self.seen = b""
+
+    def read(self, n=1):
+        data = self._port.read(n)
+        self.seen = (self.seen + data)[-self.KEEP:]
+        return data
+
+    def write(self, data):
+        return self._port.write(data)
+
+    def close(self):
+        self._port.close()
+
+    @property
+    def in_waiting(self):
+        return self._port.in_waiting
+
+    @property
+    def timeout(self):
+        return self._port.timeout
+
+    @timeout.setter
+    def timeout(self, value):
+        self._port.timeout = value
