@@ -15,7 +15,7 @@ from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action, gouda
 def test_module_names_and_loading():
     assert games.load("gouda") is gouda and gouda.NAME == "gouda"
     keys = [k for k, _ in gouda.OPTIONS]
-    assert keys == ["players", "powers", "markers", "festival", "extra_cheese"]
+    assert keys == ["players", "placement", "powers", "markers", "festival", "extra_cheese"]
     st = gouda.State(RULES)
     assert st.options == {k: v[0] for k, v in gouda.OPTIONS}
     assert st.history == [] and st.current_player() == 0

@@ -203,3 +203,14 @@ def test_the_path_search_is_bounded_by_the_steps():
     # within six; the search visits at most 4*3**5 paths.
     got = destinations(b, b.square("c4"), 6, open_floor, False)
     assert got and all(abs(sq // 7 - 2) + abs(sq % 7 - 3) in (2, 4, 6) for sq in got)
+
+
+def test_rules_doc_names_every_rule_test_and_only_real_ones():
+    import re
+
+    import test_kitchen_rules
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"test_kitchen_rules\.py::(test_\w+)", doc))
+    tests = {name for name in dir(test_kitchen_rules) if name.startswith("test_")}
+    assert named == tests

@@ -10,7 +10,8 @@ sentence it interprets and the test that checks it. gouda_powers.py holds the po
 rule-table reader and the action codes.
 
 Actions (tuples become lists in JSON; cheesefw.games.as_action turns them back):
-  ("place", space)         setup: put one of your mice on a start space
+  ("place", space)         setup: put your mice on a start space (all of them, or one with
+                           the option placement "each")
   ("go", space)            designate the space to roll for (also: an Extra Turn given to the roller)
   ("move", owner, space)   apply the next result: a mouse of `owner` goes to `space`
   ("play", player, power)  in a REACTION window: play a power marker
@@ -49,6 +50,9 @@ from cheesefw.games.gouda_powers import (
 NAME = "gouda"
 OPTIONS = (
     ("players", (2, 3, 4, 5, 6)),
+    # "together": each player in turn puts all their mice on one start space (the rulebook's
+    # "place them in one of the first three spaces"); "each": one mouse at a time, round-robin.
+    ("placement", ("together", "each")),
     ("powers", (False, True)),
     ("markers", (3, 4, 5, "series")),  # markers per player; "series": one of each of the 6 powers
     ("festival", (False, True)),
@@ -72,10 +76,10 @@ class State(Powers):
         self.options = o
         self._b = b
         self.n = n = o["players"]
-        # Setup. With powers the markers are dealt first; then each player in turn puts one mouse
-        # on a start space, round after round, until all mice are placed.
+        # Setup. With powers the markers are dealt first; then each player in turn puts all their
+        # mice on a start space (or, with placement "each", one mouse, round after round).
         self.ph = PLACE
-        self.k = 0  # markers dealt, then mice placed, so far
+        self.k = 0  # markers dealt, then placements made, so far
         self.cur = 0  # the roller; "The youngest player starts the game": player 0
         self.cnt = bytearray(b.S * n)  # cnt[s * n + p]: mice of player p on space s
         self.gone = bytearray(n)  # mice that ate a festival cheese and left the game
@@ -135,7 +139,7 @@ class State(Powers):
         if ph == CHOOSE:
             return self.pp
         if ph == PLACE:
-            return self.k % self.n
+            return self.k % self.n  # with "together" k < n: each player places once
         return self.cur
 
     def legal_actions(self):
@@ -214,11 +218,12 @@ class State(Powers):
             self.ph = PLACE
 
     def _place(self, s):
-        # Round-robin: a player sees where the others put their mice before placing the next one.
+        # In turn: a player sees where the others put their mice before placing theirs.
         n = self.n
-        self.cnt[s * n + self.k % n] += 1
+        each = self.options["placement"] == "each"
+        self.cnt[s * n + self.k % n] += 1 if each else self._b.mice
         self.k += 1
-        if self.k == n * self._b.mice:
+        if self.k == (n * self._b.mice if each else n):
             self.k = 0
             self.cur = 0
             self.ph = GO
