@@ -54,7 +54,7 @@ def test_the_palette_colours_every_kind_the_view_shows():
     kinds = {"cat", "mouse", "tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
     engine = {"0", "1", "die0", "die1", "meter"}  # seats, each side's die, the cheese meter
     turned = {"dish", "plus1", "plus2", "arrow", "fork", "knife"}  # shown while turned over
-    assert kinds | engine | turned | {"empty", "hint"} == set(RULES["palette"])
+    assert kinds | engine | turned | {"empty"} == set(RULES["palette"])
     for rgb in RULES["palette"].values():
         assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
 

@@ -80,7 +80,8 @@ class Engine:
         # A resumed game plays the table it started with, if a newer one came in since.
         kept = self.board.read_file(GAME_TABLE) if resume else None
         rules = json.loads(kept) if kept else load_rules(self.board, header["game"])
-        painter = Painter(self.profile, header["game"], rules.get("palette", {}))
+        painter = Painter(self.profile, header["game"], rules.get("palette", {}),
+                          rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume)
         gc.collect()

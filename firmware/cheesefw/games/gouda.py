@@ -99,6 +99,7 @@ class State(Powers):
         self.pp = 0  # the power's player, while they choose
         self.pt = 0  # the power's type, while they choose
         self.xt = NONE  # a pending Extra Turn: NONE, OWN, or the space designated for the roller
+        self.again = 0  # 1 while the roller plays the second turn an Extra Turn gave
         # Cheese and scores.
         self.cheese = b.feast if o["festival"] else 1  # cheeses left on the table
         self.course = bytearray(b.S)  # the value of the extra cheese on each space, 0 for none
@@ -290,6 +291,7 @@ class State(Powers):
     def _next_turn(self):
         xt = self.xt
         self.xt = NONE
+        self.again = 1 if xt != NONE else 0
         if xt == OWN:
             self.ph = GO  # the same roller plays a second turn
         elif xt != NONE:
@@ -360,18 +362,23 @@ class State(Powers):
         if type(a) is str:
             return {"spaces": [], "text": "deal"}  # never shows what was dealt
         kind = a[0]
+        # "count": the die pixels count the mice of each colour on that space; "paint": the
+        # space the mouse leaves blinks in its owner's colour (whose mouse it is), the space it
+        # enters in white. (The space it enters may already show that colour: the one it
+        # leaves shows other colours whenever there is a choice of owner.)
         if kind == "go" and self.ph == CHOOSE:  # an Extra Turn's space, for the roller
-            return {"spaces": [a[1]], "text": "extra turn", "mark": "extra"}
+            return {"spaces": [a[1]], "text": "extra turn", "mark": "extra", "count": a[1]}
         if kind == "go":
-            return {"spaces": [a[1]], "text": "roll"}
+            return {"spaces": [a[1]], "text": "roll", "count": a[1]}
         if kind == "move":
-            return {"spaces": sorted([tgt, a[2]]), "text": "up" if self.ag else "down"}
+            return {"spaces": sorted([tgt, a[2]]), "text": "up" if self.ag else "down",
+                    "paint": [[tgt, a[1]]]}
         if kind == "place":
-            return {"spaces": [a[1]], "text": "place"}
+            return {"spaces": [a[1]], "text": "place", "count": a[1]}
         if kind == "play":
             h = {"spaces": [], "text": a[2]}
         elif kind == "space":
-            h = {"spaces": sorted([tgt, a[1]]), "text": "transfer"}
+            h = {"spaces": sorted([tgt, a[1]]), "text": "transfer", "count": a[1]}
         elif kind == "dice":
             h = {"spaces": [tgt], "text": f"{a[1]}g {a[2]}y {a[3]}r"}
         else:
@@ -408,7 +415,11 @@ class State(Powers):
         if self.options["festival"] or self.options["extra_cheese"]:
             status["score"] = list(self.score)
         turn = self.current_player()
-        return {"turn": turn, "pieces": pieces, "marks": marks, "dice": dice, "status": status}
+        v = {"turn": turn, "pieces": pieces, "marks": marks, "dice": dice, "status": status}
+        if self.again or self.xt != NONE:  # why the same player goes again: the status light
+            v["mark"] = "extra"
+            status["extra_turn"] = 1
+        return v
 
     def hand_of(self, p):
         """The markers player p holds, sorted by name (for their eyes only)."""
@@ -563,6 +574,6 @@ class State(Powers):
 # The fields of to_dict(): small ints, and bytearrays (as lists of ints).
 _INTS = (
     "ph", "k", "cur", "org", "tgt", "pend", "ag", "ar", "win", "last", "pp", "pt", "xt",
-    "cheese", "narr",
+    "again", "cheese", "narr",
 )
 _BYTES = ("cnt", "gone", "dice", "hand", "pool", "snap", "course", "score", "arr")
