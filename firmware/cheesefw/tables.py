@@ -1,11 +1,13 @@
-"""Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit.
+"""Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit,
+reset.
 
 A new table arrives in chunks into rules/<name>.json.new; `commit` checks its SHA-256,
 parses it and loads it with the game's own loader (the same checks the board makes before
 a game), and only then renames it over rules/<name>.json in one atomic step. A power cut
 at any moment leaves the old table or the new one, never a mix. A game in progress keeps
 the table it started with: before the rename that table is kept aside (`kept`) for a
-resume after a power cut, and the new one applies from the next game.
+resume after a power cut, and the new one applies from the next game. `reset` drops a synced
+table, so that the firmware's own default applies again (the same care for a game in progress).
 """
 
 import binascii
@@ -14,7 +16,7 @@ import json
 import os
 
 from cheesefw.games import GAMES, load
-from cheesefw.home import rules_file
+from cheesefw.home import rules_file, rules_files
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
@@ -67,7 +69,7 @@ class Tables:
 
     def handlers(self):
         return {"tables": self.cmd_tables, "get": self.cmd_get, "put": self.cmd_put,
-                "commit": self.cmd_commit}
+                "commit": self.cmd_commit, "reset": self.cmd_reset}
 
     def cmd_tables(self, request):
         out = []
@@ -77,7 +79,7 @@ class Tables:
             if digest is None:
                 continue
             out.append({"name": name, "sha256": digest, "size": _size(p),
-                        "version": self._version(p)})
+                        "version": self._version(p), "synced": p == path(name)})
         return {"tables": out}
 
     def _version(self, p):
@@ -136,13 +138,31 @@ class Tables:
             self.board.remove_file(new)
             raise ValueError("refused, the board keeps its table: %s" % e) from None
         table = None  # the parsed table is not needed any more: free its heap
-        later = self.in_play() == name
-        if later and _size(self.kept) is None:
-            # The game in progress keeps its table, for a resume: a copy, written atomically
-            # before the new table replaces the old, so that rules/ never lacks one.
-            self.board.write_file(self.kept, self.board.read_file(current(name)))
+        later = self._keep_for_the_game(name)
         self.board.rename(new, p)
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
+
+    def cmd_reset(self, request):
+        """Drop the synced table of a game: the firmware's default applies again."""
+        name = request.get("name")
+        p = path(name)
+        if rules_files(name)[-1] == p:  # the firmware sits at the root: no default but this
+            raise ValueError("no firmware default to go back to on this board")
+        self.board.remove_file(p + ".new")  # an upload that was never committed
+        if _size(p) is None:
+            return {"reset": name, "dropped": False, "applies": "now"}
+        later = self._keep_for_the_game(name)
+        self.board.remove_file(p)
+        return {"reset": name, "dropped": True, "sha256": sha256_hex(self.board, current(name)),
+                "applies": "next game" if later else "now"}
+
+    def _keep_for_the_game(self, name):
+        """True when a game of `name` is in progress: it keeps the table it started with, for a
+        resume, copied atomically before its table is replaced or dropped."""
+        later = self.in_play() == name
+        if later and _size(self.kept) is None:
+            self.board.write_file(self.kept, self.board.read_file(current(name)))
+        return later
 
 
 def _chunk(request):

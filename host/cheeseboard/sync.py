@@ -3,7 +3,7 @@
 The transfer is the protocol's `tables`, `get`, `put` and `commit` (firmware/cheesefw/
 tables.py): base64 chunks of 300 bytes, one line each, then a commit that the board
 checks and applies atomically. A table that is the same on both sides (same SHA-256)
-is not sent at all.
+is not sent at all. `reset` drops a synced table, so that the firmware's default applies.
 """
 
 import base64
@@ -96,6 +96,25 @@ def sync(client, files):
             continue
         reply = push(client, name, data)
         done.append((name, "sent, applies " + reply["applies"]))
+    return done
+
+
+def reset(client, game=None):
+    """Drop the board's synced table of `game` (all of them when None), so that the firmware's
+    default applies again; [(name, what happened)]."""
+    on_board = board_tables(client)
+    names = [game] if game else sorted(n for n, t in on_board.items() if t.get("synced"))
+    done = []
+    for name in names:
+        if name in on_board and not on_board[name].get("synced"):
+            done.append((name, "no synced table, the firmware's default applies"))
+            continue
+        reply = client.request("reset", name=name)
+        if reply["dropped"]:
+            done.append((name, "synced table dropped, the firmware's default applies "
+                         + reply["applies"]))
+        else:
+            done.append((name, "no synced table, the firmware's default applies"))
     return done
 
 

@@ -16,7 +16,7 @@ from cheesefw.games import load
 from cheesefw.home import rules_files
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
-TABLE_COMMANDS = ("tables", "get", "put", "commit")
+TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
 TABLE_SIGNAL_MS = 2000  # the status light shows a new table is in, for the next game
 
 LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
