@@ -211,3 +211,31 @@ def test_the_command_line_resets_a_table(vboard, tmp_path):
     r = subprocess.run([sys.executable, "-m", "cheeseboard", "rules", "reset", "--port",
                         vboard.pty], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout == "no synced tables: the firmware's defaults apply\n"
+
+
+def test_a_sync_travels_compressed_on_a_board_with_deflate(vboard, tmp_path):
+    vboard.wait_protocol()
+    sent = []
+    pipeline = vboard.client.pipeline
+
+    def spy(requests, window=4):
+        sent.extend(requests)
+        return pipeline(requests, window)
+
+    vboard.client.pipeline = spy
+    table = json.loads((ROOT / "firmware/rules/gouda.json").read_bytes())
+    table["version"] += 1
+    f = tmp_path / "gouda.json"
+    f.write_text(json.dumps(table, indent=1))
+    assert sync.sync(vboard.client, [f]) == [("gouda", "sent, applies now")]
+    puts = [args for cmd, args in sent if cmd == "put"]
+    assert puts and all("z" in p and "text" not in p for p in puts)
+    assert sum(len(p["z"]) for p in puts) < 0.6 * f.stat().st_size  # smaller than the text
+    assert (vboard.flash_dir / "rules/gouda.json").read_bytes() == f.read_bytes()  # exact bytes
+    with pytest.raises(ProtocolError, match="z: expected base64 of raw deflate data"):
+        vboard.request("put", name="gouda", offset=0, z="bm90IGRlZmxhdGU=")
+    too_big = sync._pack(b" " * 3000)
+    with pytest.raises(ProtocolError, match="at most 2048 bytes"):
+        vboard.request("put", name="gouda", offset=0, z=too_big)
+    assert sync.board_tables(vboard.client)["gouda"]["sha256"] == \
+        hashlib.sha256(f.read_bytes()).hexdigest()

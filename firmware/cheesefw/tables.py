@@ -20,6 +20,9 @@ from cheesefw.home import rules_file, rules_files
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
+MAX_UNPACKED = 2048  # table bytes per `put` of deflate-compressed "z": what one put may
+# allocate stays small (a 1 KB line of it carries about 2 KB of JSON)
+WBITS = 10  # the raw deflate window a "z" chunk is packed with: 1 KB of heap to unpack it
 
 
 def path(name):
@@ -80,7 +83,7 @@ class Tables:
                 continue
             out.append({"name": name, "sha256": digest, "size": _size(p),
                         "version": self._version(p), "synced": p == path(name)})
-        return {"tables": out}
+        return {"tables": out, "deflate": _has_deflate()}
 
     def _version(self, p):
         try:
@@ -108,8 +111,9 @@ class Tables:
         if offset != 0 and offset != have:
             raise ValueError("offset: expected 0 or %d, got %d" % (have, offset))
         data = _chunk(request)
-        if len(data) > MAX_PUT:
-            raise ValueError("data: expected at most %d bytes, got %d" % (MAX_PUT, len(data)))
+        most = MAX_UNPACKED if "z" in request else MAX_PUT
+        if len(data) > most:
+            raise ValueError("data: expected at most %d bytes, got %d" % (most, len(data)))
         if offset == 0:
             try:
                 os.mkdir("rules")  # the first table synced to a freshly flashed board
@@ -165,9 +169,38 @@ class Tables:
         return later
 
 
+def _has_deflate():
+    try:
+        import deflate  # noqa: F401 (built into MicroPython 1.21 and later, where enabled)
+    except ImportError:
+        return False
+    return True
+
+
+def _unpack(z):
+    """The bytes of a "z" chunk: base64 of raw deflate data (window 2**WBITS), independent of
+    the other chunks, so that nothing is kept between puts."""
+    import io
+
+    import deflate
+
+    try:
+        packed = binascii.a2b_base64(z)
+        data = deflate.DeflateIO(io.BytesIO(packed), deflate.RAW, WBITS).read(MAX_UNPACKED + 1)
+    except (ValueError, OSError, EOFError):
+        raise ValueError("z: expected base64 of raw deflate data") from None
+    return data
+
+
 def _chunk(request):
-    """A put's bytes: "text" (the table's ASCII text, as a JSON string: it travels at about
-    1.2 bytes a byte) or "data" (base64, for anything else: 1.33)."""
+    """A put's bytes: "z" (base64 of deflate-compressed bytes, when the board has deflate:
+    about 0.4 bytes a byte for a table), "text" (the table's ASCII text, as a JSON string: it
+    travels at about 1.2 bytes a byte) or "data" (base64, for anything else: 1.33)."""
+    z = request.get("z")
+    if z is not None:
+        if not isinstance(z, str) or not _has_deflate():
+            raise ValueError("z: expected base64 text, on a board with deflate")
+        return _unpack(z)
     text = request.get("text")
     if text is not None:
         if not isinstance(text, str):
