@@ -74,6 +74,10 @@ def mutated(path, value):
         (("variants", "extra_cheese", "hat"), 2, "rules.variants.extra_cheese"),
         (("variants",), {"festival": {"cheese": 9}, "extra_cheese": {"table": 50}}, "variants"),
         (("palette",), None, "rules.palette"),
+        (("signs", "cancel"), "01x10", "rules.signs.cancel"),
+        (("signs", "extra"), 11111, "rules.signs.extra"),
+        (("signs", "reroll"), "101010101", "rules.signs.reroll"),
+        (("signs",), [], "rules.signs"),
     ],
 )
 def test_a_malformed_table_is_refused_naming_the_field(path, value, field):

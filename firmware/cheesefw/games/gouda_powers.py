@@ -140,11 +140,14 @@ class Board:
         if most > 255:  # scores are kept in bytes
             raise ValueError(f"rules.variants: expected at most 255 points in all, got {most}")
         _field(rules, "palette", dict)
-        for key in rules.get("signs", {}):  # the powers' signs on the die pixels
-            pattern = rules["signs"][key]
-            if type(pattern) is not str or not pattern or pattern.strip("01"):
+        signs = rules.get("signs", {})  # the powers' signs on the die pixels (optional)
+        if type(signs) is not dict:
+            raise ValueError(f"rules.signs: expected a dict, got {signs!r}")
+        for key in signs:
+            pattern = signs[key]
+            if type(pattern) is not str or not 0 < len(pattern) <= 8 or pattern.strip("01"):
                 got = repr(pattern)
-                raise ValueError(f"rules.signs.{key}: expected a string of 0s and 1s, got {got}")
+                raise ValueError(f"rules.signs.{key}: expected 1 to 8 of 0 and 1, got {got}")
         # The action codes (see the class docstring).
         self.c_col = 1
         self.c_deal = self.c_col + 3
