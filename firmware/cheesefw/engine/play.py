@@ -11,8 +11,9 @@ them on the die pixels (roll again, ok or back to return); while picking a seat,
 roll shows that seat's hand (a game's `hand_of`) one marker at a time by its
 sign, with the rest of the board dark, for that player's eyes. A button that
 means nothing now (or comes during the roll animation) is refused: the status
-pixel flashes red and nothing changes. Every applied action and outcome goes to the journal
-before the next one, so a power cut resumes at the last completed move.
+pixel flashes red and nothing changes. Every applied action and outcome goes to
+the journal before the next one, so a power cut resumes at the last completed
+move.
 """
 
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
@@ -244,7 +245,11 @@ class Play:
             offer = {"spaces": [space], "count": space}
         elif self.wait == HAND:  # only the die pixels and the seat: the others look away
             view = {"turn": self.seat, "pieces": [], "marks": [], "dice": [], "status": {}}
-            offer = {"spaces": [], "sign": self._hand()[self.look]}
+            item = self._hand()[self.look]
+            if item in self.painter.signs:
+                offer = {"spaces": [], "sign": item}
+            else:  # a game whose table has no signs: the item's colour alone
+                offer = {"spaces": [], "dice": [item]}
         if self.wait in (SEAT, REACT, HAND):
             seat = self.seat
         elif self.wait in (ROLL, ROLLING):
