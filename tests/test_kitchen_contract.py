@@ -214,3 +214,19 @@ def test_rules_doc_names_every_rule_test_and_only_real_ones():
     named = set(re.findall(r"test_kitchen_rules\.py::(test_\w+)", doc))
     tests = {name for name in dir(test_kitchen_rules) if name.startswith("test_")}
     assert named == tests
+
+
+def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_may_repeat():
+    import random
+
+    from cheesefw.games.kitchen_moves import _walk
+
+    board = Board(RULES)
+    rng = random.Random(1)
+    for _ in range(2000):
+        access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
+        start, steps = rng.randrange(board.n), rng.randint(1, 6)
+        found = bytearray(board.n)
+        _walk(board.nbrs, [start], steps, access, True, found)  # every path, one by one
+        want = [sq for sq in range(board.n) if found[sq]]
+        assert destinations(board, start, steps, access, True) == want

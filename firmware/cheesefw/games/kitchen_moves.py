@@ -107,8 +107,21 @@ def destinations(board, start, steps, access, revisit):
     `access[sq]` says what the piece may do on sq (PASS through it, STOP on it). A path never
     comes back to `start`; unless `revisit`, it never visits any square twice either.
     """
+    if revisit:
+        # Only the start is barred: where a piece can be after each step is all that counts,
+        # so the squares are found a step at a time (no path is followed twice).
+        layer = [start]
+        for left in range(steps, 0, -1):
+            need = STOP if left == 1 else PASS
+            seen = bytearray(board.n)
+            for sq in layer:
+                for nb in board.nbrs[sq]:
+                    if nb != start and access[nb] & need:
+                        seen[nb] = 1
+            layer = [sq for sq in range(board.n) if seen[sq]]
+        return layer
     found = bytearray(board.n)
-    _walk(board.nbrs, [start], steps, access, revisit, found)
+    _walk(board.nbrs, [start], steps, access, False, found)
     return [sq for sq in range(board.n) if found[sq]]
 
 
