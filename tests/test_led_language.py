@@ -206,7 +206,7 @@ def play_and_check(game, seed, max_steps=3000):
 @pytest.mark.parametrize("game", PAINTED)
 def test_no_two_legal_actions_give_the_same_frame(game):
     checked = sum(play_and_check(game, seed) for seed in range(6))
-    assert checked > 100  # real games were played, with many decisions
+    assert checked > 50  # real games were played, with many decisions
 
 
 @pytest.mark.slow
