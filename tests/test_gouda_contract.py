@@ -15,7 +15,7 @@ from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action, gouda
 def test_module_names_and_loading():
     assert games.load("gouda") is gouda and gouda.NAME == "gouda"
     keys = [k for k, _ in gouda.OPTIONS]
-    assert keys == ["players", "powers", "markers", "festival", "extra_cheese"]
+    assert keys == ["players", "placement", "powers", "markers", "festival", "extra_cheese"]
     st = gouda.State(RULES)
     assert st.options == {k: v[0] for k, v in gouda.OPTIONS}
     assert st.history == [] and st.current_player() == 0
@@ -74,6 +74,10 @@ def mutated(path, value):
         (("variants", "extra_cheese", "hat"), 2, "rules.variants.extra_cheese"),
         (("variants",), {"festival": {"cheese": 9}, "extra_cheese": {"table": 50}}, "variants"),
         (("palette",), None, "rules.palette"),
+        (("signs", "cancel"), "01x10", "rules.signs.cancel"),
+        (("signs", "extra"), 11111, "rules.signs.extra"),
+        (("signs", "reroll"), "101010101", "rules.signs.reroll"),
+        (("signs",), [], "rules.signs"),
     ],
 )
 def test_a_malformed_table_is_refused_naming_the_field(path, value, field):
@@ -109,10 +113,15 @@ def test_every_legal_action_has_a_hint():
     while not st.is_terminal():
         for a in st.legal_actions() or [o for o, _ in st.chance_outcomes()]:
             h = st.hint(a)
-            assert {"spaces", "text"} <= set(h) <= {"spaces", "text", "dice", "mark"}
+            assert {"spaces", "text"} <= set(h)
+            assert set(h) <= {"spaces", "text", "dice", "mark", "count", "paint", "sign"}
             assert h["text"] and set(h["spaces"]) <= ids and h["spaces"] == sorted(h["spaces"])
             for key in h.get("dice", []) + [h.get("mark", "pass")]:
                 assert key in RULES["palette"]  # the engine colours them through the palette
+            assert h.get("count", "m1") in ids
+            assert "sign" not in h or h["sign"] in RULES["signs"]
+            for space, owner in h.get("paint", []):  # a space of the hint, in a player's colour
+                assert space in h["spaces"] and str(owner) in RULES["palette"]
         st.apply_action(choose(st, rng))
     with pytest.raises(ValueError):
         st.hint(("fly", "m1"))
@@ -132,16 +141,20 @@ def test_power_hints_carry_the_status_colour_and_the_dice_after_them():
     st = position({"m2": [0, 0, 1]}, turn=0, powers=True, hands={0: ["upgrade"], 1: ["cancel"]})
     roll(st, "m2", "green", "yellow", "red")
     assert st.hint(PASS)["mark"] == "pass"
-    assert st.hint(("play", 0, "upgrade")) == {"spaces": [], "text": "upgrade", "mark": "upgrade"}
+    assert st.hint(("play", 0, "upgrade")) == {
+        "spaces": [], "text": "upgrade", "mark": "upgrade", "sign": "upgrade",
+    }
     st.apply_action(("play", 0, "upgrade"))
     h = st.hint(("dice", 0, 1, 1))
     assert h["mark"] == "upgrade" and h["dice"] == ["green", "green", "yellow"]
     st.apply_action(("dice", 0, 1, 0))
     st.apply_action(("play", 1, "cancel"))
     assert st.hint(("dice", 2, 0, 0))["dice"] == ["red"]  # kept; the two greens roll again
-    assert st.hint(("undo",))["mark"] == "cancel"
+    assert st.hint(("undo",))["mark"] == "cancel" and st.hint(("undo",))["sign"] == "cancel"
     for key in ("pass",) + gouda.POWERS:
         assert len(RULES["palette"][key]) == 3  # every mark has its colour
+    signs = [RULES["signs"][key] for key in gouda.POWERS]
+    assert len(set(signs)) == len(signs)  # every power its own sign
 
 
 def test_history_reads_like_a_list_without_decoding_it_all():
@@ -165,9 +178,12 @@ def test_history_reads_like_a_list_without_decoding_it_all():
 
 def test_hints_light_the_spaces_of_a_move():
     st = position({"m2": [0, 1]}, turn=0)
-    assert st.hint(("go", "m2")) == {"spaces": ["m2"], "text": "roll"}
+    assert st.hint(("go", "m2")) == {"spaces": ["m2"], "text": "roll", "count": "m2"}
     roll(st, "m2", "green", "red")
-    assert st.hint(("move", 1, "byl")) == {"spaces": ["byl", "m2"], "text": "up"}
+    # the space the mouse leaves blinks in its owner's colour: whose mouse is offered
+    assert st.hint(("move", 1, "byl")) == {"spaces": ["byl", "m2"], "text": "up",
+                                           "paint": [["m2", 1]]}
+    assert st.hint(("move", 0, "byl"))["paint"] == [["m2", 0]]
 
 
 def test_action_player_in_a_window_and_elsewhere():

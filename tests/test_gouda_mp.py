@@ -53,7 +53,14 @@ if %(history)r:
     print("H " + json.dumps(list(st.history)))
 d = st.to_dict()
 for key in sorted(d):  # key by key: no single big string on a small heap
-    print("D", key, json.dumps(d[key]))
+    v = d[key]
+    if type(v) is str:  # the hex history, written in pieces rather than copied by json.dumps
+        print("D", key, '"', end="")
+        for i in range(0, len(v), 256):
+            print(v[i:i + 256], end="")
+        print('"')
+    else:
+        print("D", key, json.dumps(v))
 print("W " + json.dumps([st.winners(), st.ranking(), steps, peak]))
 """
 

@@ -21,6 +21,7 @@ BOUND = 20000  # actions; random games average about 1000, the longest seen abou
 OPTIONS = st.fixed_dictionaries(
     {
         "players": st.integers(2, 6),
+        "placement": st.sampled_from(["together", "each"]),
         "powers": st.booleans(),
         "markers": st.sampled_from([3, 4, 5, "series"]),
         "festival": st.booleans(),
@@ -58,7 +59,8 @@ def check_step(state, rng, all_actions):
     if d["ph"] == DEAL:
         assert placed == 0
     elif d["ph"] == PLACE:
-        assert placed == d["k"] < n * MICE
+        per = 1 if state.options["placement"] == "each" else MICE  # mice per placement
+        assert placed == d["k"] * per < n * MICE
     else:
         assert placed == n * MICE
     assert len(state.view()["pieces"]) == sum(d["cnt"])

@@ -154,29 +154,37 @@ def test_each_player_has_a_colour():
         assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
 
 
-def test_setup_puts_each_mouse_on_a_start_space_round_robin():
+def test_setup_puts_all_of_a_players_mice_on_one_start_space_in_turn():
     # "They also take the 6 mouse pawns of the colour they chose and place them in one of the
     # first three spaces at the bottom of the board (the big jug and the two crates)."
     st = new(players=3)
+    assert st.options["placement"] == "together"  # the rulebook's reading is the default
     assert st.legal_actions() == [("place", "crl"), ("place", "crr"), ("place", "jug")]
     with pytest.raises(ValueError):
         st.apply_action(("place", "m1"))
     order = []
+    for space in ("jug", "jug", "crr"):  # seat 1 sees seat 0's mice and may join them
+        order.append(st.current_player())
+        assert count(st, space, order[-1]) == 0
+        st.apply_action(("place", space))
+        assert count(st, space, order[-1]) == MICE  # all of them, on the one space
+    assert order == [0, 1, 2]  # one placement each, in turn
+    assert [count(st, s, p) for s in ("crl", "jug", "crr") for p in range(3)] == [
+        0, 0, 0, MICE, MICE, 0, 0, 0, MICE,
+    ]
+    assert st.current_player() == 0 and st.legal_actions()[0][0] == "go"
+
+
+def test_placement_option_each_mouse_its_own_start_space_round_robin():
+    # The option placement "each": a mouse at a time, round after round, each anywhere.
+    st = new(players=3, placement="each")
+    order = []
     for i in range(3 * MICE):
         order.append(st.current_player())
-        st.apply_action(("place", ["crl", "jug", "crr"][i % 3]))  # each seat its own space
+        st.apply_action(("place", ["crl", "jug", "crr", "jug"][i % 4]))
     assert order == [0, 1, 2] * MICE  # one mouse each, round after round
-    assert [count(st, s, p) for s in ("crl", "jug", "crr") for p in range(3)] == [
-        5,
-        0,
-        0,
-        0,
-        5,
-        0,
-        0,
-        0,
-        5,
-    ]
+    assert [count(st, s, 0) for s in ("crl", "jug", "crr")] == [2, 2, 1]  # split over spaces
+    assert sum(count(st, s) for s in ("crl", "jug", "crr")) == 3 * MICE
     assert st.current_player() == 0 and st.legal_actions()[0][0] == "go"
 
 
@@ -362,6 +370,7 @@ def test_optional_rules_are_off_by_default():
     st = new()
     assert st.options == {
         "players": 2,
+        "placement": "together",
         "powers": False,
         "markers": 3,
         "festival": False,

@@ -172,7 +172,13 @@ def test_a_button_that_means_nothing_now_is_refused_with_the_signal_and_changes_
     table.wait(800)
     deciding = table.state()
     assert deciding["wait"] == "decide"
-    table.press("roll")  # a second roll: refused, the roll already made stays
+    table.press("roll")  # a second roll: no new roll, the engine's look at the towers' mice
+    looking = table.state()
+    assert looking["wait"] == "look" and looking["moves"] == deciding["moves"] == 1
+    table.press("back")
+    again = table.state()
+    assert again["wait"] == "decide" and again["offer"] == deciding["offer"]
+    table.press("back")  # back at a decision means nothing: refused
     again = table.state()
     assert again["refused"] == deciding["refused"] + 1
     assert again["moves"] == deciding["moves"] == 1 and again["offer"] == deciding["offer"]

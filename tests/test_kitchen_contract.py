@@ -54,7 +54,7 @@ def test_the_palette_colours_every_kind_the_view_shows():
     kinds = {"cat", "mouse", "tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
     engine = {"0", "1", "die0", "die1", "meter"}  # seats, each side's die, the cheese meter
     turned = {"dish", "plus1", "plus2", "arrow", "fork", "knife"}  # shown while turned over
-    assert kinds | engine | turned | {"empty", "hint"} == set(RULES["palette"])
+    assert kinds | engine | turned | {"empty"} == set(RULES["palette"])
     for rgb in RULES["palette"].values():
         assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
 
@@ -203,3 +203,30 @@ def test_the_path_search_is_bounded_by_the_steps():
     # within six; the search visits at most 4*3**5 paths.
     got = destinations(b, b.square("c4"), 6, open_floor, False)
     assert got and all(abs(sq // 7 - 2) + abs(sq % 7 - 3) in (2, 4, 6) for sq in got)
+
+
+def test_rules_doc_names_every_rule_test_and_only_real_ones():
+    import re
+
+    import test_kitchen_rules
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"test_kitchen_rules\.py::(test_\w+)", doc))
+    tests = {name for name in dir(test_kitchen_rules) if name.startswith("test_")}
+    assert named == tests
+
+
+def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_may_repeat():
+    import random
+
+    from cheesefw.games.kitchen_moves import _walk
+
+    board = Board(RULES)
+    rng = random.Random(1)
+    for _ in range(2000):
+        access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
+        start, steps = rng.randrange(board.n), rng.randint(1, 6)
+        found = bytearray(board.n)
+        _walk(board.nbrs, [start], steps, access, True, found)  # every path, one by one
+        want = [sq for sq in range(board.n) if found[sq]]
+        assert destinations(board, start, steps, access, True) == want

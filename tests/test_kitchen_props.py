@@ -51,7 +51,8 @@ def check_invariants(s, rules):
     live = [m for m in s.mice if m >= 0]
     assert len(set(live)) == len(live), "two mice on one square (and so in one hole)"
     if s.cat >= 0:
-        assert s.cat not in b.holes, "the cat in a hole"
+        if not rules["house"].get("cat_in_holes"):
+            assert s.cat not in b.holes, "the cat in a hole"
         assert s.cat not in live or b.table[s.cat], "cat and mouse share a square off the table"
     for m in range(4):
         if not s.out[m]:
@@ -141,6 +142,8 @@ HOUSE = st.fixed_dictionaries(
         "catch_under_table": st.booleans(),
         "arrow_turns_tile": st.booleans(),
         "revisit": st.booleans(),
+        "cat_in_holes": st.booleans(),
+        "catch_in_front_of_hole": st.booleans(),
     }
 )
 GAME = {"seed": st.integers(0, 2**30 - 1), "short": st.booleans(), "house": HOUSE}

@@ -237,13 +237,15 @@ def test_a_move_never_comes_back_to_its_start():
             assert "b2" not in mouse_moves(s, face, "b2")
 
 
-def test_a_path_visits_no_square_twice_unless_the_house_rule_allows():
-    # Mouse 1 in the corner a1 with b1 taken: a2 is three steps away only by going back.
+def test_a_path_may_revisit_squares_but_not_its_start_unless_the_house_rule_forbids():
+    # Mouse 1 in the corner a1 with b1 taken: a2 is three steps away only by going back
+    # (a1 a2 a3 a2). The rulebook forbids only the start square, so that is the default.
     mice = ("a4", "a1", "b1", "f4")
+    assert RULES["house"]["revisit"] is True
     s = position(mice=mice)
-    assert mouse_moves(s, 3, "a1") == ["b3", "c2"]
-    s = position(mice=mice, rules=rules_with("house", revisit=True))
     assert mouse_moves(s, 3, "a1") == ["a2", "b3", "c2"]  # still never a1 itself
+    s = position(mice=mice, rules=rules_with("house", revisit=False))
+    assert mouse_moves(s, 3, "a1") == ["b3", "c2"]  # the stricter house rule: no square twice
 
 
 def test_the_cat_walks_on_the_table_as_on_the_floor():
@@ -475,12 +477,14 @@ def test_an_arrow_mouse_not_into_a_hole_onto_a_visible_cheese_or_a_piece():
     assert {"c3", "d4"} <= got  # under the table is not on it
 
 
-def test_an_arrow_cat_not_under_the_table_on_a_cheese_a_mouse_or_a_hole():
+@pytest.mark.parametrize("cat_in_holes", [False, True])
+def test_an_arrow_cat_not_under_the_table_on_a_cheese_a_mouse_or_a_hole(cat_in_holes):
     s = cat_turn(
         cat="e2",
         tiles={"e3": "arrow", "a1": "shown"},
         mice=("b2", "c1", "c4", "f4"),
         out=(True, False, True, False),
+        rules=rules_with("house", cat_in_holes=cat_in_holes),  # the arrow's limit holds anyway
     )
     cat_moves(s, 1)
     s.apply_action("e3")
@@ -628,6 +632,18 @@ def test_the_cat_may_not_stand_before_a_hole_whose_mouse_is_still_in():
     assert "b4" not in cat_moves(s, 1)  # a mouse in front of a closed hole is safe there
 
 
+def test_house_rule_the_cat_may_catch_a_mouse_in_front_of_a_hole():
+    # House rule catch_in_front_of_hole: the rulebook forbids standing there "om dit te
+    # blokkeren" (to block it); landing on a mouse there is a catch, not a block.
+    rules = rules_with("house", catch_in_front_of_hole=True)
+    s = cat_turn(cat="b3", mice=("a4", "b4", "d7", "f4"), out=(False, True, False, False),
+                 rules=rules)
+    got = cat_moves(s, 1)
+    assert "b4" in got and "a3" not in got  # the catch, but still no empty square to block
+    s.apply_action("b4")
+    assert s.mice[1] == -1
+
+
 # -- Decisions where the rulebook is silent (docs/rules.md) ---------------------------
 
 
@@ -636,6 +652,20 @@ def test_the_cat_never_goes_into_a_hole():
     assert "a4" not in cat_moves(s, 1)
     s = cat_turn(cat="a3", mice=("e5", "c1", "d7", "f4"), out=(True, False, False, False))
     assert "a5" not in cat_moves(s, 2)  # nor through one
+
+
+def test_house_rule_the_cat_may_walk_through_and_onto_an_empty_hole():
+    # House rule cat_in_holes: the rulebook forbids holes to the cat only for the arrow (39).
+    rules = rules_with("house", cat_in_holes=True)
+    s = cat_turn(cat="b4", mice=("e5", "c1", "d7", "f4"), out=(True, False, False, False),
+                 rules=rules)
+    assert "a4" in cat_moves(s, 1)  # the empty hole
+    s = cat_turn(cat="a3", mice=("e5", "c1", "d7", "f4"), out=(True, False, False, False),
+                 rules=rules)
+    assert "a5" in cat_moves(s, 2)  # through it
+    s = cat_turn(cat="b4", mice=("a4", "c1", "d7", "f4"), out=(True, False, False, False),
+                 rules=rules)
+    assert "a4" not in cat_moves(s, 1)  # a mouse hiding in a hole stays safe
 
 
 def test_a_mouse_may_pass_through_an_empty_hole():

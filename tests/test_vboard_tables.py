@@ -163,3 +163,81 @@ def test_the_command_line_syncs_diffs_and_pulls(vboard, tmp_path):
     bad.write_text(f.read_text().replace('"cheese": 6', '"cheese": "six"'))
     r = cheeseboard("sync", "--port", vboard.pty, str(bad))
     assert r.returncode == 1 and "win.cheese: 'six' is not of type 'integer'" in r.stderr
+
+
+def test_rules_reset_drops_a_synced_table_and_the_firmware_default_applies(vboard, tmp_path):
+    vboard.wait_protocol()
+    default = hashlib.sha256(KITCHEN).hexdigest()
+    assert sync.reset(vboard.client, "kitchen") == [
+        ("kitchen", "no synced table, the firmware's default applies")]
+    sync.sync(vboard.client, [house_rule(tmp_path, cheese=8)])
+    tables = sync.board_tables(vboard.client)
+    assert tables["kitchen"]["synced"] and not tables["gouda"]["synced"]
+    assert sync.reset(vboard.client) == [  # every synced table: here only the kitchen's
+        ("kitchen", "synced table dropped, the firmware's default applies now")]
+    assert not (vboard.flash_dir / "rules/kitchen.json").exists()
+    on_board = sync.board_tables(vboard.client)["kitchen"]
+    assert on_board["sha256"] == default and not on_board["synced"]
+    table = VirtualTable(vboard)
+    choose_options(table, "kitchen", {})
+    assert table.state()["status"]["goal"] == 10  # the default's goal, not the synced 8
+    with pytest.raises(ProtocolError, match="name"):
+        vboard.request("reset", name="../main")
+
+
+def test_rules_reset_during_a_game_applies_from_the_next_one(vboard, tmp_path):
+    vboard.wait_protocol()
+    sync.sync(vboard.client, [house_rule(tmp_path, cheese=7)])
+    table = VirtualTable(vboard)
+    choose_options(table, "kitchen", {})
+    assert sync.reset(vboard.client, "kitchen") == [
+        ("kitchen", "synced table dropped, the firmware's default applies next game")]
+    assert table.state()["status"]["goal"] == 7  # this game keeps the table it started with
+    vboard.link.press("back", hold_ms=1000)
+    table.wait(1200)
+    choose_options(table, "kitchen", {})
+    assert table.state()["status"]["goal"] == 10
+
+
+def test_the_command_line_resets_a_table(vboard, tmp_path):
+    import subprocess
+    import sys
+
+    vboard.wait_protocol()
+    sync.sync(vboard.client, [house_rule(tmp_path, cheese=6)])
+    vboard.release_console()
+    r = subprocess.run([sys.executable, "-m", "cheeseboard", "rules", "reset", "--port",
+                        vboard.pty, "kitchen"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "kitchen: synced table dropped, the firmware's default applies now\n"
+    r = subprocess.run([sys.executable, "-m", "cheeseboard", "rules", "reset", "--port",
+                        vboard.pty], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == "no synced tables: the firmware's defaults apply\n"
+
+
+def test_a_sync_travels_compressed_on_a_board_with_deflate(vboard, tmp_path):
+    vboard.wait_protocol()
+    sent = []
+    pipeline = vboard.client.pipeline
+
+    def spy(requests, window=4):
+        sent.extend(requests)
+        return pipeline(requests, window)
+
+    vboard.client.pipeline = spy
+    table = json.loads((ROOT / "firmware/rules/gouda.json").read_bytes())
+    table["version"] += 1
+    f = tmp_path / "gouda.json"
+    f.write_text(json.dumps(table, indent=1))
+    assert sync.sync(vboard.client, [f]) == [("gouda", "sent, applies now")]
+    puts = [args for cmd, args in sent if cmd == "put"]
+    assert puts and all("z" in p and "text" not in p for p in puts)
+    assert sum(len(p["z"]) for p in puts) < 0.6 * f.stat().st_size  # smaller than the text
+    assert (vboard.flash_dir / "rules/gouda.json").read_bytes() == f.read_bytes()  # exact bytes
+    with pytest.raises(ProtocolError, match="z: expected base64 of raw deflate data"):
+        vboard.request("put", name="gouda", offset=0, z="bm90IGRlZmxhdGU=")
+    too_big = sync._pack(b" " * 3000)
+    with pytest.raises(ProtocolError, match="at most 2048 bytes"):
+        vboard.request("put", name="gouda", offset=0, z=too_big)
+    assert sync.board_tables(vboard.client)["gouda"]["sha256"] == \
+        hashlib.sha256(f.read_bytes()).hexdigest()

@@ -1,11 +1,13 @@
-"""Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit.
+"""Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit,
+reset.
 
 A new table arrives in chunks into rules/<name>.json.new; `commit` checks its SHA-256,
 parses it and loads it with the game's own loader (the same checks the board makes before
 a game), and only then renames it over rules/<name>.json in one atomic step. A power cut
 at any moment leaves the old table or the new one, never a mix. A game in progress keeps
 the table it started with: before the rename that table is kept aside (`kept`) for a
-resume after a power cut, and the new one applies from the next game.
+resume after a power cut, and the new one applies from the next game. `reset` drops a synced
+table, so that the firmware's own default applies again (the same care for a game in progress).
 """
 
 import binascii
@@ -14,10 +16,13 @@ import json
 import os
 
 from cheesefw.games import GAMES, load
-from cheesefw.home import rules_file
+from cheesefw.home import rules_file, rules_files
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
+MAX_UNPACKED = 2048  # table bytes per `put` of deflate-compressed "z": what one put may
+# allocate stays small (a 1 KB line of it carries about 2 KB of JSON)
+WBITS = 10  # the raw deflate window a "z" chunk is packed with: 1 KB of heap to unpack it
 
 
 def path(name):
@@ -67,7 +72,7 @@ class Tables:
 
     def handlers(self):
         return {"tables": self.cmd_tables, "get": self.cmd_get, "put": self.cmd_put,
-                "commit": self.cmd_commit}
+                "commit": self.cmd_commit, "reset": self.cmd_reset}
 
     def cmd_tables(self, request):
         out = []
@@ -77,8 +82,8 @@ class Tables:
             if digest is None:
                 continue
             out.append({"name": name, "sha256": digest, "size": _size(p),
-                        "version": self._version(p)})
-        return {"tables": out}
+                        "version": self._version(p), "synced": p == path(name)})
+        return {"tables": out, "deflate": _has_deflate()}
 
     def _version(self, p):
         try:
@@ -106,8 +111,9 @@ class Tables:
         if offset != 0 and offset != have:
             raise ValueError("offset: expected 0 or %d, got %d" % (have, offset))
         data = _chunk(request)
-        if len(data) > MAX_PUT:
-            raise ValueError("data: expected at most %d bytes, got %d" % (MAX_PUT, len(data)))
+        most = MAX_UNPACKED if "z" in request else MAX_PUT
+        if len(data) > most:
+            raise ValueError("data: expected at most %d bytes, got %d" % (most, len(data)))
         if offset == 0:
             try:
                 os.mkdir("rules")  # the first table synced to a freshly flashed board
@@ -136,18 +142,65 @@ class Tables:
             self.board.remove_file(new)
             raise ValueError("refused, the board keeps its table: %s" % e) from None
         table = None  # the parsed table is not needed any more: free its heap
-        later = self.in_play() == name
-        if later and _size(self.kept) is None:
-            # The game in progress keeps its table, for a resume: a copy, written atomically
-            # before the new table replaces the old, so that rules/ never lacks one.
-            self.board.write_file(self.kept, self.board.read_file(current(name)))
+        later = self._keep_for_the_game(name)
         self.board.rename(new, p)
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
 
+    def cmd_reset(self, request):
+        """Drop the synced table of a game: the firmware's default applies again."""
+        name = request.get("name")
+        p = path(name)
+        if rules_files(name)[-1] == p:  # the firmware sits at the root: no default but this
+            raise ValueError("no firmware default to go back to on this board")
+        self.board.remove_file(p + ".new")  # an upload that was never committed
+        if _size(p) is None:
+            return {"reset": name, "dropped": False, "applies": "now"}
+        later = self._keep_for_the_game(name)
+        self.board.remove_file(p)
+        return {"reset": name, "dropped": True, "sha256": sha256_hex(self.board, current(name)),
+                "applies": "next game" if later else "now"}
+
+    def _keep_for_the_game(self, name):
+        """True when a game of `name` is in progress: it keeps the table it started with, for a
+        resume, copied atomically before its table is replaced or dropped."""
+        later = self.in_play() == name
+        if later and _size(self.kept) is None:
+            self.board.write_file(self.kept, self.board.read_file(current(name)))
+        return later
+
+
+def _has_deflate():
+    try:
+        import deflate  # noqa: F401 (built into MicroPython 1.21 and later, where enabled)
+    except ImportError:
+        return False
+    return True
+
+
+def _unpack(z):
+    """The bytes of a "z" chunk: base64 of raw deflate data (window 2**WBITS), independent of
+    the other chunks, so that nothing is kept between puts."""
+    import io
+
+    import deflate
+
+    try:
+        packed = binascii.a2b_base64(z)
+        data = deflate.DeflateIO(io.BytesIO(packed), deflate.RAW, WBITS).read(MAX_UNPACKED + 1)
+    except (ValueError, OSError, EOFError):
+        raise ValueError("z: expected base64 of raw deflate data") from None
+    return data
+
 
 def _chunk(request):
-    """A put's bytes: "text" (the table's ASCII text, as a JSON string: it travels at about
-    1.2 bytes a byte) or "data" (base64, for anything else: 1.33)."""
+    """A put's bytes: "z" (base64 of deflate-compressed bytes, when the board has deflate:
+    about 0.4 bytes a byte for a table), "text" (the table's ASCII text, as a JSON string: it
+    travels at about 1.2 bytes a byte) or "data" (base64, for anything else: 1.33)."""
+    z = request.get("z")
+    if z is not None:
+        if not isinstance(z, str) or not _has_deflate():
+            raise ValueError("z: expected base64 text, on a board with deflate")
+        return _unpack(z)
     text = request.get("text")
     if text is not None:
         if not isinstance(text, str):

@@ -1,4 +1,4 @@
-"""The rule-table commands of `cheeseboard`: rules check|diff|pull, and sync."""
+"""The rule-table commands of `cheeseboard`: rules check|diff|pull|reset, and sync."""
 
 import sys
 from pathlib import Path
@@ -29,6 +29,15 @@ def add_rules_parser(sub):
     pull = acts.add_parser("pull", help="copy the board's tables into a folder")
     pull.add_argument("--port", help=PORT_HELP)
     pull.add_argument("dir", metavar="DIR", help="folder to write the tables into")
+    reset = acts.add_parser("reset", help="drop a synced table: the firmware's default applies",
+                            description="Drop the table synced to the board for GAME (every "
+                                        "synced table without GAME), so that the default that "
+                                        "came with the firmware applies again. A game in "
+                                        "progress keeps its table; the default applies from "
+                                        "the next game.")
+    reset.add_argument("--port", required=True, help=PORT_HELP)
+    reset.add_argument("game", nargs="?", metavar="GAME", choices=rules.games(),
+                       help="the game (%s); default: all" % ", ".join(rules.games()))
 
 
 def add_sync_parser(sub):
@@ -61,6 +70,13 @@ def do_rules(args, open_client):
                     print("  " + line)
                 differs += bool(lines)
             return 1 if differs else 0
+        if args.action == "reset":
+            done = sync.reset(client, args.game)
+            for name, what in done:
+                print("%s: %s" % (name, what))
+            if not done:
+                print("no synced tables: the firmware's defaults apply")
+            return 0
         folder = Path(args.dir)
         if folder.exists() and not folder.is_dir():
             raise rules.RulesError("%s is a file: give a folder to pull the tables into" % folder)

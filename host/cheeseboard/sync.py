@@ -1,14 +1,16 @@
 """Rule tables between the host and a board: list, diff field by field, push what differs, pull.
 
 The transfer is the protocol's `tables`, `get`, `put` and `commit` (firmware/cheesefw/
-tables.py): base64 chunks of 300 bytes, one line each, then a commit that the board
-checks and applies atomically. A table that is the same on both sides (same SHA-256)
-is not sent at all.
+tables.py): chunks of the table, one line each (deflate-compressed where the board has
+`deflate`, else the table's text), then a commit that the board checks and applies
+atomically. A table that is the same on both sides (same SHA-256)
+is not sent at all. `reset` drops a synced table, so that the firmware's default applies.
 """
 
 import base64
 import hashlib
 import json
+import zlib
 from pathlib import Path
 
 from cheeseboard import paths
@@ -17,6 +19,9 @@ from cheeseboard.rules import check_file, game_of
 
 CHUNK = 300  # base64 bytes per put, for a table that is not plain ASCII
 TEXT_LINE = 900  # characters of JSON-escaped text per put: the line stays under 1 KB
+Z_LINE = 900  # base64 characters of a compressed chunk per put: the line stays under 1 KB
+Z_MOST = 2048  # table bytes a compressed chunk may unpack to (the board's MAX_UNPACKED)
+WBITS = 10  # the deflate window the board unpacks with (its tables.WBITS)
 
 
 def default_files():
@@ -24,8 +29,15 @@ def default_files():
 
 
 def board_tables(client):
-    """{name: {"sha256": ..., "size": ..., "version": ...}} of the tables on the board."""
-    return {t["name"]: t for t in client.request("tables")["tables"]}
+    """{name: {"sha256": ..., "size": ..., "version": ..., "synced": ...}} of the tables on
+    the board."""
+    return _tables(client)[0]
+
+
+def _tables(client):
+    """The board's tables, and whether it can unpack deflate-compressed puts: one request."""
+    reply = client.request("tables")
+    return {t["name"]: t for t in reply["tables"]}, bool(reply.get("deflate"))
 
 
 def pull(client, name):
@@ -39,12 +51,38 @@ def pull(client, name):
             return data
 
 
-def push(client, name, data):
-    """Send a table in chunks and commit it; the board's reply to the commit."""
+def push(client, name, data, packed=False):
+    """Send a table in chunks (deflate-compressed if packed: the board has deflate) and commit
+    it; the board's reply to the commit."""
     # The chunks and the commit go out back to back; the replies follow. The board reads
     # its console in order, so the commit is taken after the last chunk.
     commit = ("commit", {"name": name, "sha256": hashlib.sha256(data).hexdigest()})
-    return client.pipeline(_puts(name, data) + [commit])[-1]
+    puts = _packed_puts(name, data) if packed else _puts(name, data)
+    return client.pipeline(puts + [commit])[-1]
+
+
+def _pack(data):
+    c = zlib.compressobj(9, zlib.DEFLATED, -WBITS)
+    return base64.b64encode(c.compress(data) + c.flush()).decode()
+
+
+def _packed_puts(name, data):
+    """The put requests for a table, each chunk compressed on its own (the board keeps
+    nothing between puts) and as long as fits in a line: about 0.4 characters a byte."""
+    puts = []
+    offset = 0
+    while offset < len(data) or not puts:
+        lo, hi = offset + 1, min(len(data), offset + Z_MOST)
+        best = lo
+        while lo <= hi:  # the longest chunk whose packed form fits in a line
+            mid = (lo + hi) // 2
+            if len(_pack(data[offset:mid])) <= Z_LINE:
+                best, lo = mid, mid + 1
+            else:
+                hi = mid - 1
+        puts.append(("put", {"name": name, "offset": offset, "z": _pack(data[offset:best])}))
+        offset = best
+    return puts
 
 
 def _puts(name, data):
@@ -97,15 +135,34 @@ def sync(client, files, game=None):
     if problems:
         raise ProtocolError("refused before sending:\n" + "\n".join(
             "%s: %s" % (f, p) for f, ps in problems.items() for p in ps))
-    on_board = board_tables(client)
+    on_board, packed = _tables(client)
     done = []
     for f, name in zip(files, names, strict=True):
         data = Path(f).read_bytes()
         if on_board.get(name, {}).get("sha256") == hashlib.sha256(data).hexdigest():
             done.append((name, "same"))
             continue
-        reply = push(client, name, data)
+        reply = push(client, name, data, packed)
         done.append((name, "sent, applies " + reply["applies"]))
+    return done
+
+
+def reset(client, game=None):
+    """Drop the board's synced table of `game` (all of them when None), so that the firmware's
+    default applies again; [(name, what happened)]."""
+    on_board = board_tables(client)
+    names = [game] if game else sorted(n for n, t in on_board.items() if t.get("synced"))
+    done = []
+    for name in names:
+        if name in on_board and not on_board[name].get("synced"):
+            done.append((name, "no synced table, the firmware's default applies"))
+            continue
+        reply = client.request("reset", name=name)
+        if reply["dropped"]:
+            done.append((name, "synced table dropped, the firmware's default applies "
+                         + reply["applies"]))
+        else:
+            done.append((name, "no synced table, the firmware's default applies"))
     return done
 
 

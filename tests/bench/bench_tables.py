@@ -2,7 +2,8 @@
 
     make bench        (or: python tests/bench/bench_tables.py)
 
-- bytes on the wire (both ways) per byte of table, for a sync that sends it;
+- bytes on the wire (both ways) per byte of table, for a sync that sends it, compressed (the
+  board has deflate) and as plain text (a board without);
 - the sync's time against the wire's limit for the table alone (table bytes x 10 / baud);
 - a sync with nothing changed: round trips and bytes;
 - the heap the board allocates to receive and check the largest table (MicroPython).
@@ -47,19 +48,23 @@ class Meter:
         return data
 
 
-def measure_sync(board, name, data):
+def measure_sync(board, name, data, packed):
     meter = Meter(board.port)
     t = time.perf_counter()
-    sync.push(board.client, name, data)
+    sync.push(board.client, name, data, packed)
     seconds = time.perf_counter() - t
+    board.port.write, board.port.read = meter._write, meter._read
     return seconds, meter.sent + meter.received
 
 
-def heap_to_receive(folder):
+def heap_to_receive(folder, packed):
     """The least free heap (1 KB steps) in which the board takes in and checks the table,
     its game already loaded: the rest of the heap is held by a ballast block."""
+    data = (folder / "table.json").read_bytes()
+    puts = [args for _, args in (sync._packed_puts if packed else sync._puts)("gouda", data)]
+    (folder / "puts.json").write_text(json.dumps(puts))
     out = run_mp("""
-import gc, binascii, hashlib, os
+import gc, binascii, hashlib, json, os
 from cheesefw.hal.base import Board
 from cheesefw.tables import Tables, MAX_PUT
 from cheesefw.games import load
@@ -73,7 +78,7 @@ class B(Board):
         pass
 data = open('table.json', 'rb').read()
 want = binascii.hexlify(hashlib.sha256(data).digest()).decode()
-chunks = [data[i:i + MAX_PUT].decode() for i in range(0, len(data), MAX_PUT)]
+chunks = json.load(open('puts.json'))
 data = None
 t = Tables(B(), lambda: None, 'kept.json')
 for kb in range(4, 64):
@@ -87,8 +92,8 @@ for kb in range(4, 64):
     except MemoryError:
         pass
     try:
-        for i in range(len(chunks)):
-            t.cmd_put({'name': 'gouda', 'offset': i * MAX_PUT, 'text': chunks[i]})
+        for put in chunks:
+            t.cmd_put(put)
         t.cmd_commit({'name': 'gouda', 'sha256': want})
         ballast = None
         print(kb)
@@ -112,27 +117,42 @@ def main():
             noop_bytes = meter.sent + meter.received
             board.port.write, board.port.read = meter._write, meter._read
             table = json.loads(gouda)
-            table["version"] += 1
-            changed = json.dumps(table, indent=1).encode()
-            seconds, wire = measure_sync(board, "gouda", changed)
-            assert sync.board_tables(board.client)["gouda"]["sha256"] == \
-                hashlib.sha256(changed).hexdigest()
+            assert board.request("tables")["deflate"], "the virtual board has deflate"
+            timed = {}
+            for packed in (True, False, True, False, True, False):  # interleaved: fair
+                table["version"] += 1
+                changed = json.dumps(table, indent=1).encode()
+                seconds, wire = measure_sync(board, "gouda", changed, packed)
+                assert sync.board_tables(board.client)["gouda"]["sha256"] == \
+                    hashlib.sha256(changed).hexdigest()
+                timed.setdefault(packed, []).append((seconds, wire))
         finally:
             board.stop()
         work = Path(tmp) / "heap"
         work.mkdir()
         (work / "table.json").write_bytes(changed)
-        heap = heap_to_receive(work)
+        heap = {packed: heap_to_receive(work, packed) for packed in (True, False)}
     limit = len(changed) * 10 / BAUD
     rows = [
         ("sync with nothing changed (%s)" % ", ".join(w for _, w in same),
          "%d B" % noop_bytes, "1 round trip, %.0f ms" % (noop_s * 1000)),
-        ("sync of the Gouda table (%d B), bytes on the wire" % len(changed), "%d B" % wire,
-         "%.2f per table byte" % (wire / len(changed))),
-        ("  its time at %d baud" % BAUD, "%.0f ms" % (seconds * 1000),
-         "%.2fx the wire's limit (%.0f ms); target 1.5x" % (seconds / limit, limit * 1000)),
-        ("least free heap to take it in and check it (1 KB steps)", "%d KB" % (heap // 1024),
-         "%.2f of the 16 KB target" % (heap / 16384)),
+    ]
+    for packed, label in ((True, "compressed (deflate)"), (False, "as text (no deflate)")):
+        runs = sorted(timed[packed])
+        seconds, wire = runs[len(runs) // 2]  # the median of three
+        rows += [
+            ("sync of the Gouda table (%d B) %s, bytes on the wire" % (len(changed), label),
+             "%d B" % wire, "%.2f per table byte" % (wire / len(changed))),
+            ("  its time at %d baud" % BAUD,
+             "%.0f-%.0f ms" % (runs[0][0] * 1000, runs[-1][0] * 1000),
+             "%.2fx the raw table's wire time (%.0f ms)%s" % (
+                 seconds / limit, limit * 1000, "; target 1.0x" if packed else "")),
+        ]
+    rows += [
+        ("least free heap to take it in and check it, compressed (1 KB steps)",
+         "%d KB" % (heap[True] // 1024), "%.2f of the 16 KB target" % (heap[True] / 16384)),
+        ("  as text", "%d KB" % (heap[False] // 1024),
+         "%.2f of the 16 KB target" % (heap[False] / 16384)),
     ]
     print_table("rule tables (python tests/bench/bench_tables.py)", rows)
 

@@ -16,7 +16,7 @@ from cheesefw.games import load
 from cheesefw.home import rules_files
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
-TABLE_COMMANDS = ("tables", "get", "put", "commit")
+TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
 TABLE_SIGNAL_MS = 2000  # the status light shows a new table is in, for the next game
 
 LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
@@ -95,7 +95,8 @@ class Engine:
         # A resumed game plays the table it started with, if a newer one came in since.
         kept = self.board.read_file(GAME_TABLE) if resume else None
         rules = json.loads(kept) if kept else load_rules(self.board, header["game"])
-        painter = Painter(self.profile, header["game"], rules.get("palette", {}))
+        painter = Painter(self.profile, header["game"], rules.get("palette", {}),
+                          rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume)
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its

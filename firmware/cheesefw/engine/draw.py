@@ -4,12 +4,16 @@ What a player sees at a glance:
 - every mouse: each space's pixels show the colours of the pieces on it, one colour
   per pixel; when a space holds more colours than it has pixels they take turns;
 - marks (cheese, face-down tiles, holes) where no piece stands;
-- the choice on offer: its spaces blink white; a piece the view names in "blink" blinks too;
+- the choice on offer: its spaces blink white, or in the colour the hint names for a space
+  (`paint`: whose mouse is offered); a piece the view names in "blink" blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
-- the dice on the die pixels, each in its colour;
+- the die pixels: the dice, each in its colour; or a power's sign (its pattern, in its colour);
+  or, for the space the hint `count`s, one pixel per piece in its owner's colour;
 - towers ("stacks", top first): the top's colour, the pieces below taking turns with it;
-- "lights": a space's pixels set one by one (a count per seat, say), the rest dark.
-Colours come from the rule table's palette; pixels from the profile's map for the game.
+- "lights": a space's pixels set one by one (a count per seat, say), the rest dark;
+- the status pixel: the engine's signal, else the offer's `mark`, else the view's `mark`.
+Colours come from the rule table's palette, signs from its `signs`; pixels from the profile's
+map for the game. docs/led-language.md lists every colour and pattern per game.
 """
 
 WHITE = b"\xff\xff\xff"
@@ -17,10 +21,10 @@ OFF = b"\x00\x00\x00"
 BLINK_MS = 250  # half a blink period
 CYCLE_MS = 600  # how long each colour shows on a crowded space
 
+# The engine's own colours on the status pixel (docs/led-language.md): the same in every game.
 _SIGNALS = {
-    "refused": b"\xff\x00\x00",
-    "window": b"\xff\x78\x00",
-    "rolling": WHITE,
+    "refused": b"\xff\x00\x00",  # a 300 ms flash, right after the press it refuses
+    "window": b"\xff\xb4\xff",  # a reaction window is open (not orange: that is Gouda's cheese)
     "new-rules": b"\x00\xc8\xff",  # a new rule table came in: it applies from the next game
 }
 
@@ -32,7 +36,7 @@ def _set(frame, pixel, rgb):
 
 
 class Painter:
-    def __init__(self, profile, game_name, palette):
+    def __init__(self, profile, game_name, palette, signs=None):
         spaces = profile["maps"][game_name]
         # The board keeps the maps packed (app.PackedMap): the game in play has its own as a
         # dict, for the hot loop's lookups, for as long as the painter lives.
@@ -52,6 +56,7 @@ class Painter:
         for key in self.rgb:
             self.dim[key] = bytes(c // 8 for c in self.rgb[key])
         self._blank = None
+        self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
     def colour(self, key, default=WHITE):
         rgb = self.rgb.get(key)
@@ -107,11 +112,22 @@ class Painter:
                 key = keys[j] if j < len(keys) else None
                 _set(frame, pixels[j], OFF if key is None else colour(key))
         if offer is not None and blink_on:
+            paints = offer.get("paint", ())  # [space, key]: blinks in that colour, not white
             for space in offer.get("spaces", ()):
+                rgb = WHITE
+                for s, key in paints:
+                    if s == space:
+                        rgb = colour(key)
                 for p in self.map.get(space, ()):
-                    _set(frame, p, WHITE)
-        dice = offer.get("dice") if offer and "dice" in offer else view["dice"]
-        self._dice(frame, dice, view["turn"])
+                    _set(frame, p, rgb)
+        if offer and "dice" in offer:
+            self._dice(frame, offer["dice"], view["turn"])
+        elif offer and offer.get("sign") in self.signs:
+            self._sign(frame, offer["sign"])
+        elif offer and "count" in offer:
+            self._count(frame, view["pieces"], offer["count"], cycle)
+        else:
+            self._dice(frame, view["dice"], view["turn"])
         self._seats(frame, view["turn"] if seat is None else seat, blink_on, players)
         meter = view["status"].get("meter")
         if meter and self.meter:
@@ -123,6 +139,8 @@ class Painter:
             _set(frame, self.status, _SIGNALS.get(signal, WHITE))  # the engine's, not a game's
         elif offer is not None and offer.get("mark"):
             _set(frame, self.status, colour(offer["mark"]))
+        elif view.get("mark"):  # what the game shows on its own (Gouda: an Extra Turn)
+            _set(frame, self.status, colour(view["mark"]))
 
     def _tower(self, frame, space, tower, blink_on, blinks, cycle):
         """A tower, top first: the top's colour on the space's first pixel, the pieces below
@@ -174,6 +192,28 @@ class Painter:
             return
         for j in range(min(len(dice), len(pixels))):
             _set(frame, pixels[j], self.colour(dice[j]))
+
+    def _sign(self, frame, key):
+        """A power's sign: its pattern on the die pixels, in its colour."""
+        rgb = self.colour(key)
+        pattern = self.signs[key]
+        for j in range(min(len(pattern), len(self.die))):
+            _set(frame, self.die[j], rgb if pattern[j] == "1" else OFF)
+
+    def _count(self, frame, pieces, space, cycle):
+        """The pieces on space, one die pixel each in its owner's colour; when there are more
+        than pixels, one owner at a time (each for CYCLE_MS), as many pixels as they have."""
+        owners = [who for s, who in pieces if s == space]  # sorted: equal owners adjacent
+        pixels = self.die
+        if len(owners) > len(pixels):
+            kinds = []
+            for who in owners:
+                if not kinds or kinds[-1] != who:
+                    kinds.append(who)
+            who = kinds[cycle % len(kinds)]
+            owners = [w for w in owners if w == who]
+        for j in range(min(len(owners), len(pixels))):
+            _set(frame, pixels[j], self.colour(owners[j]))
 
     def _seats(self, frame, turn, blink_on, players):
         for seat in range(min(players, len(self.seats))):

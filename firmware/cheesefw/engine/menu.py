@@ -2,8 +2,10 @@
 
 prev/next change the value on offer, ok takes it and moves to the next step, back
 returns to the step before. The seat pixels show which value is on offer (one lit
-pixel per position), the die pixels count the steps, and the chosen game's spaces
-glow so that players see which board they are about to play.
+pixel per position), the die pixels count the steps (1 to 5 grey pips, then 1 to 5
+blue ones for steps 6 to 10, so that every step of a long menu has its own sign),
+and the chosen game's spaces glow so that players see which board they are about
+to play.
 """
 
 from cheesefw.games import GAMES
@@ -11,7 +13,7 @@ from cheesefw.render import put
 
 GAME_COLOURS = ((255, 140, 0), (0, 120, 255), (200, 0, 200))
 VALUE = (0, 200, 80)
-STEP = (80, 80, 80)
+STEPS = ((80, 80, 80), (0, 60, 200), (120, 0, 120))  # the die pips' colour, page by page
 
 
 class Menu:
@@ -78,8 +80,10 @@ class Menu:
                 put(frame, p, (glow[0] // 6, glow[1] // 6, glow[2] // 6))
         seats = profile["seats"]
         put(frame, seats[self.values[self.step] % len(seats)], glow if self.step == 0 else VALUE)
-        for j in range(min(self.step + 1, len(profile["die"]))):
-            put(frame, profile["die"][j], STEP)
+        die = profile["die"]
+        page, pips = divmod(self.step, len(die))
+        for j in range(pips + 1):
+            put(frame, die[j], STEPS[page % len(STEPS)])
 
     def describe(self):
         key, choices = self.steps[self.step]

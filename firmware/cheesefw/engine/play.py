@@ -5,10 +5,15 @@ node prev/next walk the legal actions (their spaces blink) and ok plays the one
 shown. At a die roll the player presses roll: the die pixels tumble for ROLL_MS,
 then the seeded random source picks each outcome. At a REACTION node a window
 stays open for WINDOW_MS: any player presses ok, picks their seat, then their
-move; when nobody does, the window closes with PASS. A button that means nothing
-now (or comes during the roll animation) is refused: the status pixel flashes
-red and nothing changes. Every applied action and outcome goes to the journal
-before the next one, so a power cut resumes at the last completed move.
+move; when nobody does, the window closes with PASS. Two looks that change
+nothing: at a decision, roll walks through the spaces that hold pieces and counts
+them on the die pixels (roll again, ok or back to return); while picking a seat,
+roll shows that seat's hand (a game's `hand_of`) one marker at a time by its
+sign, with the rest of the board dark, for that player's eyes. A button that
+means nothing now (or comes during the roll animation) is refused: the status
+pixel flashes red and nothing changes. Every applied action and outcome goes to
+the journal before the next one, so a power cut resumes at the last completed
+move.
 """
 
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
@@ -28,6 +33,8 @@ ROLLING = "rolling"  # the die animation: no input
 WINDOW = "window"  # a reaction window counts down
 SEAT = "seat"  # a player picks their seat to react
 REACT = "react"  # that player picks their move
+LOOK = "look"  # at a decision: walk through the occupied spaces, their pieces counted
+HAND = "hand"  # while picking a seat: that seat's own markers, for their eyes
 BOT = "bot"  # the board plays this seat itself
 OVER = "over"
 
@@ -54,6 +61,7 @@ class Play:
             journal.replay(self._replay)
         self.cursor = 0
         self.choices = []
+        self.look = 0  # the space (LOOK) or marker (HAND) looked at
         self.seat = 0
         self.wait = None
         self.until = 0  # when the animation or the window ends
@@ -76,6 +84,16 @@ class Play:
         if event != "press":
             return False
         wait = self.wait
+        if wait in (LOOK, HAND):
+            return self._look_button(name, now)
+        if wait == DECIDE and name == "roll" and self._occupied():
+            self.wait = LOOK
+            self.look = 0
+            return True
+        if wait == SEAT and name == "roll" and self._hand():
+            self.wait = HAND
+            self.look = 0
+            return True
         if wait in (DECIDE, REACT, SEAT) and name in ("prev", "next"):
             step = 1 if name == "next" else -1
             if wait == SEAT:
@@ -108,6 +126,31 @@ class Play:
             return True
         return self._refuse(now)
 
+    def _look_button(self, name, now):
+        """LOOK and HAND: prev/next walk, roll, ok or back return to where they came from."""
+        items = self._occupied() if self.wait == LOOK else self._hand()
+        if name in ("prev", "next"):
+            self.look = (self.look + (1 if name == "next" else -1)) % len(items)
+        elif name in ("roll", "ok", "back"):
+            self.wait = DECIDE if self.wait == LOOK else SEAT
+        else:
+            return self._refuse(now)
+        return True
+
+    def _occupied(self):
+        """The spaces that hold pieces, sorted (what LOOK walks through)."""
+        spaces = []
+        for space, _ in self.state.view()["pieces"]:
+            if space not in spaces:
+                spaces.append(space)
+        spaces.sort()
+        return spaces
+
+    def _hand(self):
+        """The markers of the seat being picked, if the game has hands ([] otherwise)."""
+        hand_of = getattr(self.state, "hand_of", None)
+        return hand_of(self.seat) if hand_of else []
+
     def _refuse(self, now):
         self.refused += 1
         self.signal = "refused"
@@ -136,7 +179,7 @@ class Play:
         return (now // BLINK_MS, now // CYCLE_MS,
                 now // 70 if self.wait == ROLLING else 0,
                 now // 150 if self.reveal else 0,
-                self.wait, self.signal, self.cursor, self.seat)
+                self.wait, self.signal, self.cursor, self.seat, self.look)
 
     # -- the game -----------------------------------------------------------------
 
@@ -208,13 +251,23 @@ class Play:
         seat = None
         if self.wait in (DECIDE, REACT):
             offer = self.state.hint(self.choices[self.cursor])
-        if self.wait in (SEAT, REACT):
+        elif self.wait == LOOK:
+            space = self._occupied()[self.look]
+            offer = {"spaces": [space], "count": space}
+        elif self.wait == HAND:  # only the die pixels and the seat: the others look away
+            view = {"turn": self.seat, "pieces": [], "marks": [], "dice": [], "status": {}}
+            item = self._hand()[self.look]
+            if item in self.painter.signs:
+                offer = {"spaces": [], "sign": item}
+            else:  # a game whose table has no signs: the item's colour alone
+                offer = {"spaces": [], "dice": [item]}
+        if self.wait in (SEAT, REACT, HAND):
             seat = self.seat
         elif self.wait in (ROLL, ROLLING):
             seat = self.state.roller()  # whose roll it is
         signal = self.signal
-        if signal is None and self.wait in (WINDOW, ROLLING):
-            signal = "window" if self.wait == WINDOW else "rolling"
+        if signal is None and self.wait == WINDOW:
+            signal = "window"  # (a roll shows on the die pixels alone: they tumble)
         if self.wait == ROLLING:
             view["dice"] = []
         self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
@@ -252,6 +305,8 @@ class Play:
         if self.wait in (DECIDE, REACT):
             d["offer"] = self.choices[self.cursor]
             d["choices"] = len(self.choices)
-        if self.wait == SEAT:
+        if self.wait in (SEAT, HAND):
             d["seat"] = self.seat
+        if self.wait == LOOK:
+            d["look"] = self._occupied()[self.look]  # never a hand: that is for the LEDs only
         return d

@@ -10,7 +10,8 @@ sentence it interprets and the test that checks it. gouda_powers.py holds the po
 rule-table reader and the action codes.
 
 Actions (tuples become lists in JSON; cheesefw.games.as_action turns them back):
-  ("place", space)         setup: put one of your mice on a start space
+  ("place", space)         setup: put your mice on a start space (all of them, or one with
+                           the option placement "each")
   ("go", space)            designate the space to roll for (also: an Extra Turn given to the roller)
   ("move", owner, space)   apply the next result: a mouse of `owner` goes to `space`
   ("play", player, power)  in a REACTION window: play a power marker
@@ -49,6 +50,9 @@ from cheesefw.games.gouda_powers import (
 NAME = "gouda"
 OPTIONS = (
     ("players", (2, 3, 4, 5, 6)),
+    # "together": each player in turn puts all their mice on one start space (the rulebook's
+    # "place them in one of the first three spaces"); "each": one mouse at a time, round-robin.
+    ("placement", ("together", "each")),
     ("powers", (False, True)),
     ("markers", (3, 4, 5, "series")),  # markers per player; "series": one of each of the 6 powers
     ("festival", (False, True)),
@@ -72,10 +76,10 @@ class State(Powers):
         self.options = o
         self._b = b
         self.n = n = o["players"]
-        # Setup. With powers the markers are dealt first; then each player in turn puts one mouse
-        # on a start space, round after round, until all mice are placed.
+        # Setup. With powers the markers are dealt first; then each player in turn puts all their
+        # mice on a start space (or, with placement "each", one mouse, round after round).
         self.ph = PLACE
-        self.k = 0  # markers dealt, then mice placed, so far
+        self.k = 0  # markers dealt, then placements made, so far
         self.cur = 0  # the roller; "The youngest player starts the game": player 0
         self.cnt = bytearray(b.S * n)  # cnt[s * n + p]: mice of player p on space s
         self.gone = bytearray(n)  # mice that ate a festival cheese and left the game
@@ -95,6 +99,7 @@ class State(Powers):
         self.pp = 0  # the power's player, while they choose
         self.pt = 0  # the power's type, while they choose
         self.xt = NONE  # a pending Extra Turn: NONE, OWN, or the space designated for the roller
+        self.again = 0  # 1 while the roller plays the second turn an Extra Turn gave
         # Cheese and scores.
         self.cheese = b.feast if o["festival"] else 1  # cheeses left on the table
         self.course = bytearray(b.S)  # the value of the extra cheese on each space, 0 for none
@@ -135,7 +140,7 @@ class State(Powers):
         if ph == CHOOSE:
             return self.pp
         if ph == PLACE:
-            return self.k % self.n
+            return self.k % self.n  # with "together" k < n: each player places once
         return self.cur
 
     def legal_actions(self):
@@ -214,11 +219,12 @@ class State(Powers):
             self.ph = PLACE
 
     def _place(self, s):
-        # Round-robin: a player sees where the others put their mice before placing the next one.
+        # In turn: a player sees where the others put their mice before placing theirs.
         n = self.n
-        self.cnt[s * n + self.k % n] += 1
+        each = self.options["placement"] == "each"
+        self.cnt[s * n + self.k % n] += 1 if each else self._b.mice
         self.k += 1
-        if self.k == n * self._b.mice:
+        if self.k == (n * self._b.mice if each else n):
             self.k = 0
             self.cur = 0
             self.ph = GO
@@ -285,6 +291,7 @@ class State(Powers):
     def _next_turn(self):
         xt = self.xt
         self.xt = NONE
+        self.again = 1 if xt != NONE else 0
         if xt == OWN:
             self.ph = GO  # the same roller plays a second turn
         elif xt != NONE:
@@ -355,18 +362,23 @@ class State(Powers):
         if type(a) is str:
             return {"spaces": [], "text": "deal"}  # never shows what was dealt
         kind = a[0]
+        # "count": the die pixels count the mice of each colour on that space; "paint": the
+        # space the mouse leaves blinks in its owner's colour (whose mouse it is), the space it
+        # enters in white. (The space it enters may already show that colour: the one it
+        # leaves shows other colours whenever there is a choice of owner.)
         if kind == "go" and self.ph == CHOOSE:  # an Extra Turn's space, for the roller
-            return {"spaces": [a[1]], "text": "extra turn", "mark": "extra"}
+            return {"spaces": [a[1]], "text": "extra turn", "mark": "extra", "count": a[1]}
         if kind == "go":
-            return {"spaces": [a[1]], "text": "roll"}
+            return {"spaces": [a[1]], "text": "roll", "count": a[1]}
         if kind == "move":
-            return {"spaces": sorted([tgt, a[2]]), "text": "up" if self.ag else "down"}
+            return {"spaces": sorted([tgt, a[2]]), "text": "up" if self.ag else "down",
+                    "paint": [[tgt, a[1]]]}
         if kind == "place":
-            return {"spaces": [a[1]], "text": "place"}
+            return {"spaces": [a[1]], "text": "place", "count": a[1]}
         if kind == "play":
             h = {"spaces": [], "text": a[2]}
         elif kind == "space":
-            h = {"spaces": sorted([tgt, a[1]]), "text": "transfer"}
+            h = {"spaces": sorted([tgt, a[1]]), "text": "transfer", "count": a[1]}
         elif kind == "dice":
             h = {"spaces": [tgt], "text": f"{a[1]}g {a[2]}y {a[3]}r"}
         else:
@@ -403,7 +415,11 @@ class State(Powers):
         if self.options["festival"] or self.options["extra_cheese"]:
             status["score"] = list(self.score)
         turn = self.current_player()
-        return {"turn": turn, "pieces": pieces, "marks": marks, "dice": dice, "status": status}
+        v = {"turn": turn, "pieces": pieces, "marks": marks, "dice": dice, "status": status}
+        if self.again or self.xt != NONE:  # why the same player goes again: the status light
+            v["mark"] = "extra"
+            status["extra_turn"] = 1
+        return v
 
     def hand_of(self, p):
         """The markers player p holds, sorted by name (for their eyes only)."""
@@ -558,6 +574,6 @@ class State(Powers):
 # The fields of to_dict(): small ints, and bytearrays (as lists of ints).
 _INTS = (
     "ph", "k", "cur", "org", "tgt", "pend", "ag", "ar", "win", "last", "pp", "pt", "xt",
-    "cheese", "narr",
+    "again", "cheese", "narr",
 )
 _BYTES = ("cnt", "gone", "dice", "hand", "pool", "snap", "course", "score", "arr")

@@ -12,7 +12,8 @@ How a power is played ("Each marker may be used ... during their own turn or dur
 player's turn"):
   a roll ends, or a turn ends  ->  REACTION window: PASS, or ("play", player, power)
   the power's player makes its choice (which dice, which space) at a decision node
-  the effect happens at once (a re-roll rolls at once), then a new window opens in which
+  the effect happens at once (re-rolled dice are the next chance node: the roller rolls
+  them), then a new window opens in which
   anyone may react again -- with a Cancel, which undoes that last power.
 """
 
@@ -139,6 +140,14 @@ class Board:
         if most > 255:  # scores are kept in bytes
             raise ValueError(f"rules.variants: expected at most 255 points in all, got {most}")
         _field(rules, "palette", dict)
+        signs = rules.get("signs", {})  # the powers' signs on the die pixels (optional)
+        if type(signs) is not dict:
+            raise ValueError(f"rules.signs: expected a dict, got {signs!r}")
+        for key in signs:
+            pattern = signs[key]
+            if type(pattern) is not str or not 0 < len(pattern) <= 8 or pattern.strip("01"):
+                got = repr(pattern)
+                raise ValueError(f"rules.signs.{key}: expected 1 to 8 of 0 and 1, got {got}")
         # The action codes (see the class docstring).
         self.c_col = 1
         self.c_deal = self.c_col + 3
@@ -391,9 +400,11 @@ class Powers:
     def _hint_power(self, a):
         """The extra hint of a power's play or choice: the power's colour, and the dice after it."""
         if a[0] == "play":
-            return {"mark": a[2]}
+            return {"mark": a[2], "sign": a[2]}  # its colour, and its sign on the die pixels
         t = self.pt if self.ph == CHOOSE else CANCEL
         out = {"mark": POWERS[t]}
+        if a[0] == "undo":
+            out["sign"] = "cancel"
         if a[0] == "dice":
             g, y, r = self.dice
             if t == UPGRADE:

@@ -57,18 +57,25 @@ def access(s, m):
     b = s.board
     acc = bytearray(b.open)
     if m < 0:
+        house = s.rules["house"]
         for sq in s.mice:
             if sq >= 0 and not b.table[sq]:
                 acc[sq] = STOP  # "niet over een andere speler springen": go round, or catch it
         for h in b.holes:
-            acc[h] = 0  # the holes are the mice's: the cat never goes into one (nor catches there)
+            # The holes are the mice's refuge: the cat never goes into one. House rule
+            # cat_in_holes (the text forbids holes only to the arrow): through and onto an
+            # empty hole, never onto a mouse hiding in one.
+            if not house.get("cat_in_holes") or h in s.mice:
+                acc[h] = 0
         for sq in range(b.n):
             if s.tiles[sq] == SHOWN:
                 acc[sq] = 0  # "de kat mag niet meer over zichtbare stukken kaas lopen"
+        catch = house.get("catch_in_front_of_hole")
         for k in range(4):
             if not s.out[k]:
                 for sq in b.fronts[k]:
-                    acc[sq] &= PASS  # "mag de kat niet voor het hol gaan staan"
+                    if not (catch and acc[sq] == STOP and sq in s.mice):
+                        acc[sq] &= PASS  # "mag de kat niet voor het hol gaan staan"
     else:
         for k in range(4):
             if k != m and s.mice[k] >= 0:
@@ -86,8 +93,8 @@ def free_squares(s, m, here):
     for sq in range(b.n):
         if not acc[sq] & STOP or sq == here:
             continue  # for the cat this already rules out holes and visible cheese
-        if m < 0 and sq in s.mice:
-            continue  # the cat: "niet op een muis" (nor above one under the table)
+        if m < 0 and (sq in s.mice or sq in b.holes):
+            continue  # the cat: "niet op een muis ... of op een muizenhol" (nor above a mouse)
         if m >= 0 and (sq in b.holes or s.tiles[sq] == SHOWN):
             continue  # a mouse: "niet op een zichtbaar stuk kaas of in een hol"
         squares.append(sq)
@@ -100,8 +107,21 @@ def destinations(board, start, steps, access, revisit):
     `access[sq]` says what the piece may do on sq (PASS through it, STOP on it). A path never
     comes back to `start`; unless `revisit`, it never visits any square twice either.
     """
+    if revisit:
+        # Only the start is barred: where a piece can be after each step is all that counts,
+        # so the squares are found a step at a time (no path is followed twice).
+        layer = [start]
+        for left in range(steps, 0, -1):
+            need = STOP if left == 1 else PASS
+            seen = bytearray(board.n)
+            for sq in layer:
+                for nb in board.nbrs[sq]:
+                    if nb != start and access[nb] & need:
+                        seen[nb] = 1
+            layer = [sq for sq in range(board.n) if seen[sq]]
+        return layer
     found = bytearray(board.n)
-    _walk(board.nbrs, [start], steps, access, revisit, found)
+    _walk(board.nbrs, [start], steps, access, False, found)
     return [sq for sq in range(board.n) if found[sq]]
 
 
@@ -133,6 +153,9 @@ def check_rules(rules, board, kinds):
     house = field(rules, "house", dict)
     for key in ("catch_under_table", "arrow_turns_tile", "revisit"):
         field(house, key, bool, "house.")
+    for key in ("cat_in_holes", "catch_in_front_of_hole"):  # newer: a table may lack them
+        if key in house:
+            field(house, key, bool, "house.")
     for kind, rgb in field(rules, "palette", dict).items():
         if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:
             raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
