@@ -56,6 +56,25 @@ OPTIONS = (
 )
 
 
+def bot_players(options):
+    """The seats the game's own options give to the board: none (the menu's seat step does)."""
+    return []
+
+
+def bot_move(state, rng, level="strong"):
+    """The board's action for the player to act, "strong" or "beginner" (gouda_bot.py)."""
+    from cheesefw.games import gouda_bot
+
+    return gouda_bot.choose(state, rng, level)
+
+
+def bot_react(state, rng, seats, level="strong"):
+    """In a reaction window: the power one of the board's `seats` plays now, or PASS."""
+    from cheesefw.games import gouda_bot
+
+    return gouda_bot.react(state, rng, seats, level)
+
+
 def check_table(rules):
     """Check a rule table as a game would read it (ValueError naming the field), keeping
     nothing: what the board runs before it accepts a new table."""
