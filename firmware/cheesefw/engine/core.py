@@ -27,7 +27,7 @@ class Engine:
         self.board = board
         self.profile = board.profile
         self.journal = Journal(board)
-        self.menu = Menu(self.profile, self.start_game)
+        self.menu = Menu(self.profile, self.start_game, self.seat_count)
         self.scene = self.menu
         self._tables = None
         self._resume()
@@ -69,8 +69,19 @@ class Engine:
             print("journal not resumed: %s" % e)
             self._end_game()
 
-    def start_game(self, game, options):
+    def seat_count(self, game, options):
+        """How many seats the game has with these options (its state, made and let go)."""
+        rules = load_rules(self.board, game)
+        n = load(game).State(rules, options).num_players()
+        rules = None
+        gc.collect()
+        return n
+
+    def start_game(self, game, options, seats=()):
+        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own)."""
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
+        if seats:
+            header["seats"] = list(seats)
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         self._play(header)
@@ -82,7 +93,7 @@ class Engine:
         rules = json.loads(kept) if kept else load_rules(self.board, header["game"])
         painter = Painter(self.profile, header["game"], rules.get("palette", {}))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, resume)
+                          painter, resume, header.get("seats", ()))
         gc.collect()
 
     def on_button(self, name, event, now):
