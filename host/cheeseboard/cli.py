@@ -11,6 +11,7 @@ from pathlib import Path
 from cheeseboard import __version__, flash_cli, paths, rules_cli
 from cheeseboard.build import BuildError
 from cheeseboard.deploy import FlashError
+from cheeseboard.lab.command import LabError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
@@ -261,6 +262,7 @@ COMMANDS = {
     "sync": (do_sync, "send the rule tables that differ to a board"),
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
+    "lab": (None, "play many games on this computer: who wins, how long games last"),
 }
 
 
@@ -289,6 +291,11 @@ def build_parser():
             flash_cli.add_parsers(sub)  # flash and info
             continue
         if name == "info":
+            continue
+        if name == "lab":
+            from cheeseboard.lab.command import add_parser
+
+            add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -341,14 +348,21 @@ def main(argv=None):
         args = argparse.Namespace(command="test", pytest_args=argv[1:])
     else:
         args = build_parser().parse_args(argv)
-    handler = COMMANDS[args.command][0]
+    handler = COMMANDS[args.command][0] or _lazy_handler(args.command)
     try:
         return handler(args)
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
-            PortError) as e:
+            PortError, LabError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
+
+
+def _lazy_handler(command):
+    """The handler of a command whose module is imported only when it runs."""
+    from cheeseboard.lab.command import do_lab
+
+    return {"lab": do_lab}[command]
 
 
 if __name__ == "__main__":
