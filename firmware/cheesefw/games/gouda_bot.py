@@ -40,7 +40,7 @@ BEGINNER_POWERS = (DOWNGRADE, EXTRA, UPGRADE)
 # single-precision floats blur (about 1e-6 on values near 1).
 TIE = 1e-5
 
-_TABLES = [None, None]  # the last Board and its (distance, worth, rolls) tables
+_TABLES = [None, None]  # the last Board and its tables (see _tables)
 
 
 def choose(state, rng, level="strong"):
@@ -56,7 +56,9 @@ def choose(state, rng, level="strong"):
     if ph == MOVE:
         return _move(state, rng, legal, level)
     if ph == CHOOSE:
-        return _best(rng, legal, [_choice_value(state, state.pp, state.pt, a) for a in legal])
+        model = _Model(state)
+        return _best(rng, legal, [_choice_value(state, state.pp, state.pt, a, model)
+                                  for a in legal])
     if state.current_player() == REACTION:
         return react(state, rng, list(range(state.n)), level)
     return legal[rng.below(len(legal))]
@@ -68,13 +70,14 @@ def react(state, rng, seats, level="strong"):
     keep = KEEP[level]
     best = []
     most = keep
+    model = _Model(state)
     for a in legal:
         if a == PASS or a[1] not in seats:
             continue
         t = POWERS.index(a[2])
         if level == "beginner" and t not in BEGINNER_POWERS:
             continue
-        gain = _power_gain(state, a[1], t, level)
+        gain = _power_gain(state, a[1], t, level, model)
         if gain > most + TIE:
             most = gain
             best = [a]
@@ -101,13 +104,12 @@ def _place(state, rng, legal, level):
 
 def _designate(state, rng, legal, level):
     b = state._b
-    me = state.cur
     spaces = [b.ids.index(a[1]) for a in legal]
     if level == "beginner":  # the most advanced mouse rolls
         dist = _tables(b)[0]
         return _best(rng, legal, [-dist[s] for s in spaces])
-    worth = _worths(state)
-    return _best(rng, legal, [_roll_value(state, worth, s, me, me) for s in spaces])
+    model = _Model(state)
+    return _best(rng, legal, [model.roll(s, state.cur) for s in spaces])
 
 
 def _move(state, rng, legal, level):
@@ -116,7 +118,7 @@ def _move(state, rng, legal, level):
     dist = _tables(b)[0]
     me = state.cur
     green = state.ag > 0
-    worth = _worths(state) if level == "strong" else None
+    worth = _Model(state).worth if level == "strong" else None
     scores = []
     for a in legal:
         owner = a[1]
@@ -134,19 +136,19 @@ def _move(state, rng, legal, level):
     return _best(rng, legal, scores)
 
 
-def _power_gain(state, p, t, level):
+def _power_gain(state, p, t, level, model=None):
     """How much standing player p gains by playing a marker of type t now (its best use)."""
-    n = state.n
-    worth = _worths(state)
     cur = state.cur
+    model = model or _Model(state)
     if state.win != W_ROLL:  # after the moves: an Extra Turn, or a Cancel of one
         if t == EXTRA and p == cur:
             return 1.0  # a second turn of your own is always worth a marker
         if t == CANCEL and state.last == EXTRA and state.xt != NONE and cur != p:
-            leader = _standing(worth, cur, n) > 0
+            leader = _standing(model.worth, cur, state.n) > 0
             return 1.0 if leader else 0.0  # a leader's second turn is worth stopping
         return 0.0
-    base = _dice_value(state, worth, state.tgt, state.dice, cur, p)  # the roll as it lies
+    g, _, r = state.dice
+    base = model.dice(state.tgt, g, r, p)  # the roll as it lies
     if level == "beginner":
         if t == UPGRADE and p != cur or t == DOWNGRADE and p == cur:
             return 0.0
@@ -159,83 +161,107 @@ def _power_gain(state, p, t, level):
     decode = state._b.decode
     best = -9.0
     for c in codes:
-        v = _choice_value(state, p, t, decode(c), worth)
+        v = _choice_value(state, p, t, decode(c), model)
         if v > best:
             best = v
     return best - base
 
 
-def _choice_value(state, p, t, a, worth=None):
+def _choice_value(state, p, t, a, model=None):
     """Player p's standing after power t is played with choice a (a reroll: on average)."""
     b = state._b
-    if worth is None:
-        worth = _worths(state)
-    cur = state.cur
+    model = model or _Model(state)
     kind = a[0]
     if kind == "go":  # an Extra Turn for the roller, on the space p designates
-        return _roll_value(state, worth, b.ids.index(a[1]), cur, p)
+        return model.roll(b.ids.index(a[1]), p)
+    g, y, r = state.dice
     if kind == "space":
-        return _dice_value(state, worth, b.ids.index(a[1]), state.dice, cur, p)
+        return model.dice(b.ids.index(a[1]), g, r, p)
     if kind == "undo":
         s = state.snap
-        return _dice_value(state, worth, s[3], (s[0], s[1], s[2]), cur, p)
+        return model.dice(s[3], s[0], s[2], p)
     gg, yy, rr = a[1], a[2], a[3]
-    g, y, r = state.dice
-    if t == UPGRADE:
-        return _dice_value(state, worth, state.tgt, (g + yy, y + rr - yy, r - rr), cur, p)
-    if t == DOWNGRADE:
-        return _dice_value(state, worth, state.tgt, (g - gg, y + gg - yy, r + yy), cur, p)
+    if t == UPGRADE:  # yellows become green, reds yellow
+        return model.dice(state.tgt, g + yy, r - rr, p)
+    if t == DOWNGRADE:  # greens become yellow, yellows red
+        return model.dice(state.tgt, g - gg, r + yy, p)
     # A re-roll, or a Cancel that rolls those dice again: on average over the new faces.
-    kept = (g - gg, y - yy, r - rr)
-    total = 0.0
-    for (ng, ny, nr), prob in _tables(b)[2][gg + yy + rr]:
-        dice = (kept[0] + ng, kept[1] + ny, kept[2] + nr)
-        total += prob * _dice_value(state, worth, state.tgt, dice, cur, p)
-    return total
+    return model.reroll(state.tgt, g - gg, r - rr, gg + yy + rr, p)
 
 
 # -- the model -------------------------------------------------------------------------------
 
 
-def _roll_value(state, worth, s, roller, p):
-    """Player p's standing, on average, after `roller` rolls for space s and applies it."""
-    b = state._b
-    k = min(b.ndice, state._total(s))
-    total = 0.0
-    for dice, prob in _tables(b)[2][k]:
-        total += prob * _dice_value(state, worth, s, dice, roller, p)
-    return total
+class _Model:
+    """The position as the bot judges it, for one decision: each player's worth, the roller's
+    opponents in order, and the rolls judged so far (only greens and reds move mice, so a roll
+    is judged once per space and count of greens and reds, however many choices lead to it)."""
 
+    def __init__(self, state):
+        self.state = state
+        self.b = b = state._b
+        self.dist, self.value, self.rolls, self.moves = _tables(b)
+        self.n = n = state.n
+        self.roller = roller = state.cur
+        self.worth = worth = _worths(state, self.dist, self.value)
+        others = [q for q in range(n) if q != roller]
+        others.sort(key=lambda q: (worth[q], q))
+        self.weakest = others  # greens the roller must give away go to the weakest first
+        self.strongest = sorted(others, key=lambda q: (-worth[q], q))  # reds: the leader first
+        self.memo = {}
 
-def _dice_value(state, worth, s, dice, roller, p):
-    """Player p's standing after `roller` applies dice (greens, yellows, reds) on space s."""
-    b = state._b
-    dist, value = _tables(b)[:2]
-    n = state.n
-    w = list(worth)
-    left = [state.cnt[s * n + o] for o in range(n)]
-    here = value[dist[s]]
-    up = value[_nearest(b.up[s], dist, True)] - here
-    g = dice[0]
-    own = min(g, left[roller])
-    w[roller] += own * up
-    left[roller] -= own
-    g -= own
-    for o in _order(worth, n, roller, False):  # greens left over: the weakest's mice
-        m = min(g, left[o])
-        w[o] += m * up
-        left[o] -= m
-        g -= m
-    r = dice[2] if b.dn[s] else 0
-    if r:
-        down = value[_nearest(b.dn[s], dist, False)] - here
-        for o in _order(worth, n, roller, True):  # reds: the leader's mice first
-            m = min(r, left[o])
-            w[o] += m * down
-            r -= m
-        if r:  # only the roller's own mice are left: the mildest way down
-            w[roller] += min(r, left[roller]) * (value[_nearest(b.dn[s], dist, True)] - here)
-    return _standing(w, p, n)
+    def roll(self, s, p):
+        """Player p's standing, on average, after the roller rolls for space s."""
+        k = min(self.b.ndice, self.state._total(s))
+        return self.reroll(s, 0, 0, k, p)
+
+    def reroll(self, s, g, r, k, p):
+        """p's standing, on average, when k dice are rolled to join g greens and r reds."""
+        key = -((((s * 8 + g) * 8 + r) * 8 + k) * 8 + p) - 1  # below 0: apart from dice()'s
+        total = self.memo.get(key)
+        if total is None:
+            total = 0.0
+            for dice, prob in self.rolls[k]:
+                total += prob * self.dice(s, g + dice[0], r + dice[2], p)
+            self.memo[key] = total
+        return total
+
+    def dice(self, s, g, r, p):
+        """Player p's standing after the roller applies g greens and r reds on space s."""
+        key = ((s * 8 + g) * 8 + r) * 8 + p
+        v = self.memo.get(key)
+        if v is None:
+            w = self._apply(s, g, r)
+            for q in range(self.n):  # every player's standing at once: asked for in turn
+                self.memo[key - p + q] = _standing(w, q, self.n)
+            v = self.memo[key]
+        return v
+
+    def _apply(self, s, g, r):
+        """Each player's worth after the roller applies g greens and r reds on space s."""
+        n = self.n
+        cnt = self.state.cnt
+        roller = self.roller
+        w = list(self.worth)
+        left = [cnt[s * n + o] for o in range(n)]
+        up, down, mild = self.moves[s]
+        own = min(g, left[roller])
+        w[roller] += own * up
+        left[roller] -= own
+        g -= own
+        for o in self.weakest:
+            m = min(g, left[o])
+            w[o] += m * up
+            left[o] -= m
+            g -= m
+        if r and down:
+            for o in self.strongest:
+                m = min(r, left[o])
+                w[o] += m * down
+                r -= m
+            if r:  # only the roller's own mice are left: the mildest way down
+                w[roller] += min(r, left[roller]) * mild
+        return w
 
 
 def _standing(w, p, n):
@@ -245,13 +271,6 @@ def _standing(w, p, n):
         if q != p and w[q] > best:
             best = w[q]
     return w[p] - best
-
-
-def _order(worth, n, roller, strongest_first):
-    """The roller's opponents, weakest (or strongest) first; seats break ties."""
-    others = [q for q in range(n) if q != roller]
-    others.sort(key=lambda q: (-worth[q] if strongest_first else worth[q], q))
-    return others
 
 
 def _nearest(mask, dist, closest):
@@ -264,27 +283,27 @@ def _nearest(mask, dist, closest):
     return best
 
 
-def _worths(state):
-    """Each player's worth: the sum over their mice of 1/2**(steps to the table)."""
-    b = state._b
-    dist, value = _tables(b)[:2]
+def _worths(state, dist, value):
+    """Each player's worth: the sum over their mice of 1/2**(steps to the table), plus the
+    cheeses already won."""
     n = state.n
     cnt = state.cnt
     w = [0.0] * n
-    for s in range(b.S):
+    for s in range(state._b.S):
         v = value[dist[s]]
         for p in range(n):
             c = cnt[s * n + p]
             if c:
                 w[p] += c * v
     for p in range(n):
-        w[p] += state.score[p]  # cheeses already won (festival, extra cheeses)
+        w[p] += state.score[p]
     return w
 
 
 def _tables(b):
     """For Board b: the steps from each space to the table, the worth of a mouse at each
-    distance, and each number of dice's colour counts with their probabilities."""
+    distance, each number of dice's colour counts with their probabilities, and what a move
+    up or down from each space changes in a mouse's worth."""
     if _TABLES[0] is b:
         return _TABLES[1]
     far = b.S  # more than any path
@@ -313,8 +332,17 @@ def _tables(b):
                 if prob > 0:
                     out.append(((g, y, r), prob))
         rolls.append(out)
+    # What a move from each space changes in a mouse's worth: a green to the best space up,
+    # a red to the worst space down (an opponent's) or the mildest (the roller's own).
+    moves = []
+    for s in range(b.S):
+        here = value[dist[s]]
+        up = value[_nearest(b.up[s], dist, True)] - here if b.up[s] else 0.0
+        down = value[_nearest(b.dn[s], dist, False)] - here if b.dn[s] else 0.0
+        mild = value[_nearest(b.dn[s], dist, True)] - here if b.dn[s] else 0.0
+        moves.append((up, down, mild))
     _TABLES[0] = b
-    _TABLES[1] = (dist, value, rolls)
+    _TABLES[1] = (dist, value, rolls, moves)
     return _TABLES[1]
 
 
