@@ -208,7 +208,8 @@ class _Model:
         others.sort(key=lambda q: (worth[q], q))
         self.weakest = others  # greens the roller must give away go to the weakest first
         self.strongest = sorted(others, key=lambda q: (-worth[q], q))  # reds: the leader first
-        self.memo = {}
+        self.memo = {}  # standings (and averages, under negative keys) judged so far
+        self.applied = {}  # each player's worth after a roll, by space, greens and reds
 
     def roll(self, s, p):
         """Player p's standing, on average, after the roller rolls for space s."""
@@ -221,20 +222,21 @@ class _Model:
         total = self.memo.get(key)
         if total is None:
             total = 0.0
-            for dice, prob in self.rolls[k]:
-                total += prob * self.dice(s, g + dice[0], r + dice[2], p)
+            dice = self.dice
+            for ng, nr, prob in self.rolls[k]:
+                total += prob * dice(s, g + ng, r + nr, p)
             self.memo[key] = total
         return total
 
     def dice(self, s, g, r, p):
         """Player p's standing after the roller applies g greens and r reds on space s."""
-        key = ((s * 8 + g) * 8 + r) * 8 + p
-        v = self.memo.get(key)
+        key = (s * 8 + g) * 8 + r
+        v = self.memo.get(key * 8 + p)
         if v is None:
-            w = self._apply(s, g, r)
-            for q in range(self.n):  # every player's standing at once: asked for in turn
-                self.memo[key - p + q] = _standing(w, q, self.n)
-            v = self.memo[key]
+            w = self.applied.get(key)
+            if w is None:
+                w = self.applied[key] = self._apply(s, g, r)
+            v = self.memo[key * 8 + p] = _standing(w, p, self.n)
         return v
 
     def _apply(self, s, g, r):
@@ -330,7 +332,7 @@ def _tables(b):
                 ways = fact // (_factorial(g) * _factorial(y) * _factorial(r))
                 prob = ways * pg**g * py**y * pr**r
                 if prob > 0:
-                    out.append(((g, y, r), prob))
+                    out.append((g, r, prob))  # yellows move nobody
         rolls.append(out)
     # What a move from each space changes in a mouse's worth: a green to the best space up,
     # a red to the worst space down (an opponent's) or the mildest (the roller's own).
