@@ -83,7 +83,11 @@ class Menu:
             return
         options = self._options()
         given = module.bot_players(options) if hasattr(module, "bot_players") else []
-        for seat in range(self.seat_count(self._game(), options)):
+        try:
+            seats = self.seat_count(self._game(), options)
+        except ValueError:
+            return  # options this table cannot play: the game's start says so, as before
+        for seat in range(seats):
             if seat not in given:
                 self.steps.append(("seat%d" % seat, SEAT_CHOICES))
 
