@@ -62,10 +62,12 @@ def write_all(report, out, records, other=None, other_records=None):
     # Lengths: turns and minutes at a table, as histograms.
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
     for ax, key, label in ((axes[0], "turns", "turns"), (axes[1], "minutes", "minutes at a table")):
-        ax.hist([r[key] for r in records], bins=30, color="#6a9f3a", alpha=0.8,
+        values = [r[key] for r in records] + [r[key] for r in other_records or ()]
+        bins = _bins(values, key == "turns")
+        ax.hist([r[key] for r in records], bins=bins, color="#6a9f3a", alpha=0.8,
                 label="this table")
         if other_records:
-            ax.hist([r[key] for r in other_records], bins=30, color="#8e44ad", alpha=0.5,
+            ax.hist([r[key] for r in other_records], bins=bins, color="#8e44ad", alpha=0.5,
                     label=report["compare"]["label"])
             ax.legend(fontsize=8)
         ax.set_xlabel(label)
@@ -82,3 +84,12 @@ def write_all(report, out, records, other=None, other_records=None):
         ax.set_title("%s: two rule sets on the same seeds" % report["game"])
         paths += _save(plt, fig, out, "comparison")
     return paths
+
+
+def _bins(values, whole):
+    """About 40 bins over the values; for whole numbers, edges between them, equally wide."""
+    lo, hi = min(values), max(values)
+    if not whole:
+        return 40 if hi > lo else 1
+    step = max(1, -(-(hi - lo + 1) // 40))
+    return [lo - 0.5 + step * i for i in range((hi - lo) // step + 2)]
