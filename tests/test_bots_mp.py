@@ -62,18 +62,18 @@ def options_of(game):
     return {"gouda": {"players": 3, "powers": True}}.get(game, {})
 
 
-def run_cpython(code):
+def run_cpython(code, timeout):
     env = dict(os.environ, PYTHONPATH=str(FIRMWARE))
     proc = subprocess.run([sys.executable, "-c", code], cwd=str(FIRMWARE), env=env,
-                          capture_output=True, timeout=300)
+                          capture_output=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr.decode()
     return proc.stdout.decode()
 
 
-def games_on_both(game, seeds, kinds, options):
+def games_on_both(game, seeds, kinds, options, timeout=600):
     code = GAMES % {"game": game, "seeds": list(seeds), "kinds": kinds, "options": options}
-    mp = [json.loads(x) for x in run_mp(code, timeout=600).splitlines()]
-    cp = [json.loads(x) for x in run_cpython(code).splitlines()]
+    mp = [json.loads(x) for x in run_mp(code, timeout=timeout).splitlines()]
+    cp = [json.loads(x) for x in run_cpython(code, timeout).splitlines()]
     return mp, cp
 
 
@@ -90,6 +90,6 @@ def test_the_board_s_players_play_the_same_legal_games_on_both_vms(game):
 @pytest.mark.slow
 @pytest.mark.parametrize("game", bot_games())
 def test_hundreds_of_board_games_stay_legal_on_micropython(game):
-    mp, cp = games_on_both(game, range(200), ["strong", "beginner", "random"],
-                           options_of(game))
-    assert mp == cp and len(mp) == 200
+    mp, cp = games_on_both(game, range(1000), ["strong", "beginner", "random"],
+                           options_of(game), timeout=3600)
+    assert mp == cp and len(mp) == 1000

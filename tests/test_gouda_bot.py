@@ -64,7 +64,7 @@ def test_the_board_plays_only_legal_actions_at_every_seat(players, variant):
 
 @pytest.mark.slow
 def test_thousands_of_seeded_games_stay_legal():
-    for seed in range(1500):
+    for seed in range(2000):
         players = 2 + seed % 5
         options = {"players": players, "powers": seed % 2 == 0, "festival": seed % 3 == 0,
                    "markers": (3, 4, 5, "series")[seed % 4] if players <= 4 else 3}
