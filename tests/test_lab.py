@@ -129,3 +129,11 @@ def test_the_dask_path_gives_the_local_records(tmp_path):
                                   dashboard_address=None) as cluster:
         remote = sweep.run(spec, 30, dask=cluster.scheduler_address)
     assert remote == local and len(local) == 30
+
+
+def test_a_seat_the_game_s_options_give_the_board_is_played_by_the_board():
+    spec = {"game": "kitchen", "rules": json.loads((ROOT / "firmware/rules/kitchen.json")
+                                                   .read_text()),
+            "options": {"cat": "board"}, "kinds": ["random"], "rotate": False, "seed": 2}
+    records = runner.play_batch(spec, 0, 4)
+    assert [r["kinds"] for r in records] == [["random", "strong"]] * 4

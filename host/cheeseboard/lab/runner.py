@@ -138,9 +138,14 @@ def play_batch(spec, first, count):
     rules = spec["rules"]
     options = spec["options"]
     n = module.State(rules, options).num_players()
+    # Seats the game's own options give to the board (the kitchen's cat=board) are the
+    # board's strong player, as on the board.
+    given = module.bot_players(options) if hasattr(module, "bot_players") else []
     out = []
     for i in range(first, first + count):
         kinds = seat_kinds(spec["kinds"], n, i, spec["rotate"])
+        for seat in given:
+            kinds[seat] = "strong"
         record = play_one(module, rules, options, kinds, game_seed(spec["seed"], i))
         record["game"] = i
         out.append(record)
