@@ -121,12 +121,11 @@ def lines(report):
     t, m = report["lengths"]["turns"], report["lengths"]["minutes"]
     out.append("  length: %.1f turns (median %s, 10-90 %% %s-%s), %.1f minutes at a table"
                % (t["mean"], t["median"], t["p10"], t["p90"], m["mean"]))
-    for name, p in report.get("powers", {}).items():
-        out.append("  power %-9s %.2f a game; its player won %s" % (name, p["per_game"],
-                                                                    _rate(p["player_won"])))
+    out += _power_lines(report, "  ")
     c = report.get("compare")
     if c:
         out.append("  against %s:" % c["label"])
+        out += _power_lines(report["against"], "    ")
         for s in c["seats"]:
             out.append("    %-8s %+.1f points (%.1f..%.1f), p = %.3g%s" % (
                 s["name"], 100 * s["difference"], 100 * s["low"], 100 * s["high"],
@@ -137,6 +136,12 @@ def lines(report):
                 key, d["difference"], d["low"], d["high"], d["p_value"],
                 ", significant" if d["significant"] else ""))
     return out
+
+
+def _power_lines(report, indent):
+    return [indent + "power %-9s %.2f a game; its player won %s"
+            % (name, p["per_game"], _rate(p["player_won"]))
+            for name, p in report.get("powers", {}).items()]
 
 
 def _rate(r):
