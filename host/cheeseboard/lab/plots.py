@@ -25,6 +25,12 @@ def _save(plt, fig, out, name):
     return paths
 
 
+def _legend(ax):
+    """The legend under the axes, where it hides no bar."""
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
+              frameon=False)
+
+
 def _bars(ax, labels, rates, colour, offset=0.0, width=0.8, label=None):
     xs = [i + offset for i in range(len(rates))]
     values = [100 * (r["rate"] or 0) for r in rates]
@@ -50,7 +56,7 @@ def write_all(report, out, records, other=None, other_records=None):
     ax.set_xticks(range(len(seats)), [s["name"] for s in seats])
     ax.set_ylabel("games won, % (95 % CI)")
     ax.set_title("wins per seat")
-    ax.legend(loc="upper right", fontsize=8)
+    _legend(ax)
     if cols == 2:
         ax = axes[0][1]
         names = list(kinds)
@@ -65,22 +71,22 @@ def write_all(report, out, records, other=None, other_records=None):
         values = [r[key] for r in records] + [r[key] for r in other_records or ()]
         bins = _bins(values, key == "turns")
         ax.hist([r[key] for r in records], bins=bins, color="#6a9f3a", alpha=0.8,
-                label="this table")
+                label=report["rules"])
         if other_records:
             ax.hist([r[key] for r in other_records], bins=bins, color="#8e44ad", alpha=0.5,
                     label=report["compare"]["label"])
-            ax.legend(fontsize=8)
+            _legend(ax)
         ax.set_xlabel(label)
         ax.set_ylabel("games")
     fig.suptitle(title + ": length of a game")
     paths += _save(plt, fig, out, "lengths")
     if other is not None:
         fig, ax = plt.subplots(figsize=(6, 3.6))
-        _bars(ax, None, seats, "#e08a1e", -0.2, 0.4, "this table")
+        _bars(ax, None, seats, "#e08a1e", -0.2, 0.4, report["rules"])
         _bars(ax, None, other["seats"], "#8e44ad", 0.2, 0.4, report["compare"]["label"])
         ax.set_xticks(range(len(seats)), [s["name"] for s in seats])
         ax.set_ylabel("games won, % (95 % CI)")
-        ax.legend(fontsize=8)
+        _legend(ax)
         ax.set_title("%s: two rule sets on the same seeds" % report["game"])
         paths += _save(plt, fig, out, "comparison")
     return paths
