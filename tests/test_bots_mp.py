@@ -36,7 +36,7 @@ for seed in %(seeds)r:
         legal = st.legal_actions()
         if p == REACTION:
             bots = [q for q in range(n) if kinds[q] != "random"]
-            a = game.bot_react(st, rng, bots, "strong") if bots else PASS
+            a = game.bot_move(st, rng, "strong", bots) if bots else PASS
         elif kinds[p] == "random":
             a = legal[rng.below(len(legal))]
         else:

@@ -32,7 +32,7 @@ def play_checked(options, kinds, seed):
             for level in ("strong", "beginner"):
                 mine = [q for q in seats if kinds[q] == level]
                 if mine and a == PASS:
-                    a = gouda.bot_react(s, rng, mine, level)
+                    a = gouda.bot_move(s, rng, level, mine)
                     assert a == PASS or s.action_player(a) in mine
             if a == PASS and rng.below(4) == 0:  # random seats play a power now and then
                 plays = [x for x in legal if x != PASS and kinds[s.action_player(x)] == "random"]
@@ -131,7 +131,7 @@ def test_a_roller_with_all_reds_near_the_table_upgrades_them():
                 and s.hand[s.cur * 6 + 5])
 
     s = reaction_after(options, 1, bad_roll_near_the_end)
-    a = gouda.bot_react(s, Rng(1), [s.cur], "strong")
+    a = gouda.bot_move(s, Rng(1), "strong", [s.cur])
     assert a != PASS and a[1] == s.cur and a[2] in ("upgrade", "reroll", "transfer", "cancel")
 
 
@@ -146,7 +146,7 @@ def test_an_opponent_s_green_roll_to_the_table_is_stopped():
 
     s = reaction_after(options, 3, winning_roll)
     other = 1 - s.cur
-    a = gouda.bot_react(s, Rng(2), [other], "strong")
+    a = gouda.bot_move(s, Rng(2), "strong", [other])
     assert a != PASS and a[1] == other
 
 

@@ -56,7 +56,7 @@ for seed in range(%(games)d):
             continue
         t = time.ticks_us()
         if p == REACTION:
-            a = game.bot_react(st, rng, list(range(n)), "strong")
+            a = game.bot_move(st, rng, "strong", list(range(n)))
         else:
             a = game.bot_move(st, rng, "strong")
         dt = time.ticks_diff(time.ticks_us(), t)

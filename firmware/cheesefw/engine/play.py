@@ -200,18 +200,17 @@ class Play:
         self.until = now + WINDOW_MS
         # The board's seats may react too, after its pause: a person who presses ok first
         # takes the window (it opens again after their move, and the board is asked again).
-        react = getattr(self.module, "bot_react", None)
-        self.bot_at = now + BOT_MS if react and self.bots else None
+        self.bot_at = now + BOT_MS if self.bots else None
 
     def _bot_reacts(self, now):
         self.bot_at = None
         levels = self.levels
         mine = [s for s in self.bots if levels[s] == "strong"]
         easy = [s for s in self.bots if levels[s] != "strong"]
-        react = self.module.bot_react
-        action = react(self.state, self.rng, mine, "strong") if mine else PASS
+        react = self.module.bot_move  # in a window: (state, rng, level, seats)
+        action = react(self.state, self.rng, "strong", mine) if mine else PASS
         if action == PASS and easy:
-            action = react(self.state, self.rng, easy, "beginner")
+            action = react(self.state, self.rng, "beginner", easy)
         if action != PASS:
             self._apply(action, now)
 

@@ -56,23 +56,12 @@ OPTIONS = (
 )
 
 
-def bot_players(options):
-    """The seats the game's own options give to the board: none (the menu's seat step does)."""
-    return []
-
-
-def bot_move(state, rng, level="strong"):
-    """The board's action for the player to act, "strong" or "beginner" (gouda_bot.py)."""
+def bot_move(state, rng, level="strong", seats=None):
+    """The board's action (gouda_bot.py) for the player to act; in a reaction window, the power
+    one of `seats` plays, or PASS. (No bot_players: no option gives a seat to the board.)"""
     from cheesefw.games import gouda_bot
 
-    return gouda_bot.choose(state, rng, level)
-
-
-def bot_react(state, rng, seats, level="strong"):
-    """In a reaction window: the power one of the board's `seats` plays now, or PASS."""
-    from cheesefw.games import gouda_bot
-
-    return gouda_bot.react(state, rng, seats, level)
+    return gouda_bot.choose(state, rng, level, seats)
 
 
 def check_table(rules):

@@ -43,12 +43,13 @@ TIE = 1e-5
 _TABLES = [None, None]  # the last Board and its tables (see _tables)
 
 
-def choose(state, rng, level="strong"):
-    """The board's action for the player to act (the power's player at a choice)."""
+def choose(state, rng, level="strong", seats=None):
+    """The board's action for the player to act (the power's player at a choice); in a
+    reaction window, the power one of `seats` (default: any player) plays, or PASS."""
     ph = state.ph
     legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
+    if len(legal) == 1 or not legal:
+        return legal[0] if legal else PASS
     if ph == PLACE:
         return _place(state, rng, legal, level)
     if ph == GO:
@@ -60,7 +61,7 @@ def choose(state, rng, level="strong"):
         return _best(rng, legal, [_choice_value(state, state.pp, state.pt, a, model)
                                   for a in legal])
     if state.current_player() == REACTION:
-        return react(state, rng, list(range(state.n)), level)
+        return react(state, rng, list(range(state.n)) if seats is None else seats, level)
     return legal[rng.below(len(legal))]
 
 

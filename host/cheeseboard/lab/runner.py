@@ -2,7 +2,7 @@
 
 A kind is "random" (a legal action drawn uniformly; in a reaction window: pass, or one of its
 own plays, drawn uniformly), or a level of the game's board player ("beginner", "strong",
-through the module's `bot_move` and, for games with reaction windows, `bot_react`). Every
+through the module's `bot_move`; in a reaction window `bot_move(state, rng, level, seats)`). Every
 choice, chance outcome and tie is drawn from the engine's own seeded Rng: a game is a function
 of its spec and its seed, in any process, on any machine.
 """
@@ -103,10 +103,8 @@ def _react(module, state, rng, kinds, n, pass_):
                 continue
             pick = rng.below(len(mine) + 1)
             action = mine[pick] if pick < len(mine) else pass_
-        elif hasattr(module, "bot_react"):
-            action = module.bot_react(state, rng, [seat], kind)
         else:
-            continue
+            action = module.bot_move(state, rng, kind, [seat])
         if action != pass_:
             return action
     return pass_
