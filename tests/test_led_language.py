@@ -407,5 +407,6 @@ def test_every_menu_step_has_its_own_pips():
         table.wait(1)
         shown.append(tuple(px(table.frame, p) for p in DIE))
         table.press("ok")
-    assert len(shown) == 1 + len(load("gouda").OPTIONS)
+    # the game, each option, then who plays each seat (two seats by default)
+    assert len(shown) == 1 + len(load("gouda").OPTIONS) + 2
     assert len(set(shown)) == len(shown)  # festival and extra_cheese no longer look alike

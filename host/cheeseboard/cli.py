@@ -12,6 +12,7 @@ from cheeseboard import __version__, flash_cli, paths, rules_cli, snapshot, web
 from cheeseboard.build import BuildError
 from cheeseboard.connect import BoardUnreachable, open_client
 from cheeseboard.deploy import FlashError
+from cheeseboard.lab.command import LabError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
@@ -266,6 +267,7 @@ COMMANDS = {
     "flash": (flash_cli.do_flash, "install the firmware on a board (only what changed)"),
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
     "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
+    "lab": (None, "play many games on this computer: who wins, how long games last"),
 }
 
 
@@ -281,6 +283,8 @@ INTERRUPTED = {
              "finishes the job)",
     "info": "nothing changed on the board; its program runs again",
     "profile": "nothing on a board was touched",
+    "lab": "nothing was written to its folder (a report is written only once every game is "
+           "played)",
 }
 
 
@@ -318,6 +322,11 @@ def build_parser():
             continue
         if name == "web":
             web.add_parser(sub)
+            continue
+        if name == "lab":
+            from cheeseboard.lab.command import add_parser
+
+            add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -373,7 +382,7 @@ def main(argv=None):
         args = argparse.Namespace(command="test", pytest_args=argv[1:])
     else:
         args = build_parser().parse_args(argv)
-    handler = COMMANDS[args.command][0]
+    handler = COMMANDS[args.command][0] or _lazy_handler(args.command)
     try:
         return handler(args)
     except KeyboardInterrupt:
@@ -383,9 +392,16 @@ def main(argv=None):
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
             PortError, BoardUnreachable, RulesError, snapshot.SnapshotError,
-            web.WebError) as e:
+            web.WebError, LabError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
+
+
+def _lazy_handler(command):
+    """The handler of a command whose module is imported only when it runs."""
+    from cheeseboard.lab.command import do_lab
+
+    return {"lab": do_lab}[command]
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ class Engine:
     def _open_menu(self):
         from cheesefw.engine.menu import Menu
 
-        self.menu = self.scene = Menu(self.profile, self.start_game)
+        self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count)
 
     def _close_menu(self):
         self.menu = None
@@ -84,8 +84,19 @@ class Engine:
             print("journal not resumed: %s" % e)
             self._end_game()
 
-    def start_game(self, game, options):
+    def seat_count(self, game, options):
+        """How many seats the game has with these options (its state, made and let go)."""
+        rules = load_rules(self.board, game)
+        n = load(game).State(rules, options).num_players()
+        rules = None
+        gc.collect()
+        return n
+
+    def start_game(self, game, options, seats=()):
+        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own)."""
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
+        if seats:
+            header["seats"] = list(seats)
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         self._play(header)
@@ -98,7 +109,7 @@ class Engine:
         painter = Painter(self.profile, header["game"], rules.get("palette", {}),
                           rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, resume)
+                          painter, resume, header.get("seats", ()))
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)

@@ -40,7 +40,8 @@ OVER = "over"
 
 
 class Play:
-    def __init__(self, module, rules, options, seed, journal, painter, resume=False):
+    def __init__(self, module, rules, options, seed, journal, painter, resume=False, seats=()):
+        """seats: [seat, level] pairs the menu gave to the board, besides the game's options'."""
         self.module = module
         self.options = options
         self.state = module.State(rules, options)
@@ -49,7 +50,13 @@ class Play:
         self.painter = painter
         self.players = self.state.num_players()
         bots = getattr(module, "bot_players", None)
-        self.bots = bots(options) if bots else []
+        self.levels = {}  # seat -> "strong" or "beginner", for every seat the board plays
+        for seat in bots(options) if bots else []:
+            self.levels[seat] = "strong"
+        for seat, level in seats:
+            self.levels[seat] = level
+        self.bots = sorted(self.levels)
+        self.bot_at = None  # when the board reacts in the open window (None: it does not)
         self.reveal = None
         self.reveal_until = 0
         # History indices of deals and of secret moves (a game's optional is_secret(): true
@@ -110,6 +117,7 @@ class Play:
             return True
         if wait == WINDOW and name == "ok":
             self.wait = SEAT  # the window waits while someone picks their seat
+            self.bot_at = None
             self.seat = 0
             return True
         if wait == SEAT and name == "ok":
@@ -166,10 +174,13 @@ class Play:
             self.signal = None
         if self.wait == ROLLING and now - self.until >= 0:
             self._roll_dice(now)
+        elif self.wait == WINDOW and self.bot_at is not None and now - self.bot_at >= 0:
+            self._bot_reacts(now)  # (before the window's end: its pause is the shorter)
         elif self.wait == WINDOW and now - self.until >= 0:
             self._apply(PASS, now)
         elif self.wait == BOT and now - self.until >= 0:
-            self._apply(self.module.bot_move(self.state, self.rng), now)
+            level = self.levels[self.state.current_player()]
+            self._apply(self.module.bot_move(self.state, self.rng, level), now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
         return self._animation_step(now) != self._shown_at
@@ -241,6 +252,21 @@ class Play:
         self.wait = WINDOW
         self.choices = self.state.legal_actions()
         self.until = now + WINDOW_MS
+        # The board's seats may react too, after its pause: a person who presses ok first
+        # takes the window (it opens again after their move, and the board is asked again).
+        self.bot_at = now + BOT_MS if self.bots else None
+
+    def _bot_reacts(self, now):
+        self.bot_at = None
+        levels = self.levels
+        mine = [s for s in self.bots if levels[s] == "strong"]
+        easy = [s for s in self.bots if levels[s] != "strong"]
+        react = self.module.bot_move  # in a window: (state, rng, level, seats)
+        action = react(self.state, self.rng, "strong", mine) if mine else PASS
+        if action == PASS and easy:
+            action = react(self.state, self.rng, "beginner", easy)
+        if action != PASS:
+            self._apply(action, now)
 
     # -- output -------------------------------------------------------------------
 
@@ -300,6 +326,7 @@ class Play:
             "moves": len(self.state.history),
             "refused": self.refused,
             "winners": self.state.winners(),
+            "board": self.bots,  # the seats the board plays
             "status": self.state.view()["status"],
         }
         if self.wait in (DECIDE, REACT):

@@ -45,11 +45,12 @@ def bot_players(options):
     return [side for side, key in ((MICE, "mice"), (CAT, "cat")) if options.get(key) == "board"]
 
 
-def bot_move(state, rng):
-    """The board's choice for a seat it plays (its rng: the engine's seeded source)."""
+def bot_move(state, rng, level="strong"):
+    """The board's choice for a seat it plays, "strong" or "beginner" (its rng: the engine's
+    seeded source)."""
     from cheesefw.games import kitchen_bot
 
-    return kitchen_bot.choose(state, rng)
+    return kitchen_bot.choose(state, rng, level)
 
 MICE = 0
 CAT = 1

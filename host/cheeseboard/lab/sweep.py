@@ -1,0 +1,70 @@
+"""A sweep: the games cut into batches of a fixed size and mapped over an executor.
+
+The batches do not depend on how many workers there are, each game's seed comes from the
+sweep's seed and the game's number alone, and the results are put back in game order: the same
+seed gives the same records with 1 job, 2 jobs or a Dask cluster. Local processes by default
+(concurrent.futures); a Dask cluster when its address is given (an optional extra).
+"""
+
+import concurrent.futures
+
+from cheeseboard.lab.runner import play_batch
+
+BATCH = 25  # games per task: big enough to pay for the trip, small enough to spread
+CONNECT_S = 5  # how long a Dask scheduler has to answer
+
+
+class SweepError(Exception):
+    """The sweep cannot run (a Dask address that does not answer, say)."""
+
+
+def batches(games):
+    """(first, count) of each batch, in game order."""
+    return [(first, min(BATCH, games - first)) for first in range(0, games, BATCH)]
+
+
+def run(spec, games, jobs=1, dask=None, progress=None):
+    """Every game's record, in game order. progress(k) is called as k more games are done."""
+    cuts = batches(games)
+    if dask:
+        results = _on_dask(dask, spec, cuts, progress)
+    elif jobs <= 1:
+        results = []
+        for first, count in cuts:
+            results.append(play_batch(spec, first, count))
+            if progress:
+                progress(count)
+    else:
+        results = _on_processes(jobs, spec, cuts, progress)
+    return [record for batch in results for record in batch]
+
+
+def _on_processes(jobs, spec, cuts, progress):
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_batch, spec, first, count) for first, count in cuts]
+        for future in concurrent.futures.as_completed(futures):
+            future.result()  # a worker's error, raised here
+            if progress:
+                progress(cuts[futures.index(future)][1])
+        return [f.result() for f in futures]
+
+
+def _on_dask(address, spec, cuts, progress):
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise SweepError("--dask needs Dask: pip install 'cheeseboard[lab-dask]'") from None
+    try:
+        client = Client(address, timeout=CONNECT_S)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SweepError("cannot reach the Dask scheduler at %s: %s" % (address, e)) from None
+    try:
+        futures = [client.submit(play_batch, spec, first, count, pure=False)
+                   for first, count in cuts]
+        sizes = {f.key: count for f, (_, count) in zip(futures, cuts, strict=True)}
+        for future in as_completed(futures):
+            if progress:
+                progress(sizes[future.key])
+        return client.gather(futures)
+    finally:
+        client.close()
