@@ -12,7 +12,7 @@ from pathlib import Path
 from cheeseboard import paths
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
-GAMES = ("gouda", "kitchen")
+GAMES = ("gouda", "kitchen", "gatenkaas")
 
 
 def schema(game):
@@ -46,7 +46,7 @@ def check_table(table, game=None):
 
 def _as_field_message(message):
     """The loader's message in the host's form, "field.path: expected ..."."""
-    for prefix in ("rules.", "kitchen rules: ", "kitchen: "):
+    for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "gatenkaas rules: ", "gatenkaas: "):
         message = message.removeprefix(prefix)
     field, sep, rest = message.partition(" expected")
     if sep and ":" not in field:
