@@ -62,7 +62,7 @@ def test_files_that_are_not_tables(tmp_path):
     assert "cannot read" in check_file(tmp_path / "missing.json")[0]
     other = tmp_path / "house.json"
     other.write_text('{"game": "chess"}')
-    assert check_file(other) == ["game: expected one of gouda, kitchen, got 'chess'"]
+    assert check_file(other) == ["game: expected one of gouda, kitchen, gatenkaas, got 'chess'"]
 
 
 def mutations(game):
