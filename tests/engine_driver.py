@@ -16,14 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PROFILE = json.loads((ROOT / "hardware/profiles/pico.json").read_text())
 
 
+def load_profile(name):
+    return json.loads((ROOT / "hardware/profiles" / (name + ".json")).read_text())
+
+
 class MemoryBoard(Board):
     """A board whose flash is a dict and whose clock only moves when told."""
 
-    def __init__(self, files=None, seed=1):
+    def __init__(self, files=None, seed=1, profile=PROFILE):
         self.files = files if files is not None else {}
         self.now = 0
         self.seed = seed
-        Board.__init__(self, PROFILE)
+        Board.__init__(self, profile)
 
     def _make_pin(self, name, pin_id):
         return None
@@ -84,6 +88,14 @@ class CpuTable:
         self.engine.on_button(name, "press", self.board.now)
         self.engine.update(self.board.now)
 
+    def hold(self, name):
+        self.press(name)
+
+    def release(self, name):
+        self.board.now += 50
+        self.engine.on_button(name, "release", self.board.now)
+        self.engine.update(self.board.now)
+
     def wait(self, ms):
         self.board.now += ms
         self.engine.update(self.board.now)
@@ -119,11 +131,18 @@ def play_with_buttons(table, pick, react=None, max_steps=20000):
         if wait == "over":
             return presses
         if wait == "decide":
+            private = s.get("private")
+            if private:  # a secret hand: its player holds roll to see (and play) it
+                table.hold("roll")
+                s = table.state()
+                assert "offer" in s and s.get("private") is False
             for _ in range(pick(s)):
                 table.press("next")
                 presses += 1
             table.press("ok")
             presses += 1
+            if private:
+                table.release("roll")
         elif wait == "roll":
             table.press("roll")
             presses += 1
@@ -170,6 +189,19 @@ class VirtualTable:
 
         self.vboard.link.press(name, hold_ms=self.PRESS_MS)
         self.presses += 1
+        time.sleep(self.GAP_S)
+
+    def hold(self, name):
+        import time
+
+        self.vboard.link.hold(name)
+        self.presses += 1
+        time.sleep(self.GAP_S)
+
+    def release(self, name):
+        import time
+
+        self.vboard.link.release(name)
         time.sleep(self.GAP_S)
 
     def wait(self, ms):

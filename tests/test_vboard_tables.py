@@ -50,9 +50,9 @@ def test_a_sync_with_nothing_changed_sends_no_table_data(vboard):
 
     vboard.client.request = spy
     files = sync.default_files()
-    assert [what for _, what in sync.sync(vboard.client, files)] == ["same", "same"]
+    assert [what for _, what in sync.sync(vboard.client, files)] == ["same"] * len(files)
     assert sent == ["tables"]  # one round trip, no put, no commit
-    assert sync.diff(vboard.client, files) == {"gouda": [], "kitchen": []}
+    assert sync.diff(vboard.client, files) == {"gatenkaas": [], "gouda": [], "kitchen": []}
 
 
 def test_diff_names_each_field_that_differs(vboard, tmp_path):
@@ -147,7 +147,8 @@ def test_the_command_line_syncs_diffs_and_pulls(vboard, tmp_path):
                               text=True, timeout=60)
 
     r = cheeseboard("sync", "--port", vboard.pty)
-    assert r.returncode == 0 and r.stdout.split("\n")[:2] == ["gouda: same", "kitchen: same"]
+    assert r.returncode == 0 and r.stdout.split("\n")[:3] == ["gatenkaas: same", "gouda: same",
+                                                            "kitchen: same"]
     f = house_rule(tmp_path, cheese=6)
     r = cheeseboard("rules", "diff", "--port", vboard.pty, str(f))
     assert r.returncode == 1 and "  win.cheese: 10 -> 6" in r.stdout

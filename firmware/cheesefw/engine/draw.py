@@ -4,7 +4,8 @@ What a player sees at a glance:
 - every mouse: each space's pixels show the colours of the pieces on it, one colour
   per pixel; when a space holds more colours than it has pixels they take turns;
 - marks (cheese, face-down tiles, holes) where no piece stands;
-- the choice on offer: its spaces blink white;
+- the choice on offer: its spaces blink white, or, when its hint has a "ghost" (a card about
+  to be laid), the ghost's colours blink over what lies beneath;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
 - the dice on the die pixels, each in its colour.
 Colours come from the rule table's palette; pixels from the profile's map for the game.
@@ -72,11 +73,19 @@ class Painter:
             elif owners[-1] != who:
                 owners.append(who)
         empty = colour("empty", OFF)
-        marks = {}
-        for space, kind in view["marks"]:
-            marks.setdefault(space, kind)
+        # Marks and spaces are both sorted by id: walk them side by side (a dict of every mark
+        # would cost the heap a table as large as the board at every frame).
+        marks = view["marks"]
+        for j in range(1, len(marks)):
+            if marks[j][0] < marks[j - 1][0]:
+                marks = sorted(marks)  # a game that lists its marks in its own order
+                break
+        j = 0
         spaces_map = self.map
         for space in self.spaces:  # the hot loop: locals, and slice copies inline
+            while j < len(marks) and marks[j][0] < space:
+                j += 1
+            mark = marks[j][1] if j < len(marks) and marks[j][0] == space else None
             pixels = spaces_map[space]
             owners = by_space.get(space)
             if owners:
@@ -86,14 +95,19 @@ class Painter:
                     i = 3 * pixels[j]
                     frame[i:i + 3] = colour(owners[(shift + j) % k])
             else:  # a mark, or the bare space glowing faintly so the track stays visible
-                rgb = colour(marks[space]) if space in marks else empty
+                rgb = colour(mark) if mark is not None else empty
                 for p in pixels:
                     i = 3 * p
                     frame[i:i + 3] = rgb
         if offer is not None and blink_on:
-            for space in offer.get("spaces", ()):
+            ghost = offer.get("ghost")
+            for space in offer.get("spaces", ()) if ghost is None else ():
                 for p in self.map.get(space, ()):
                     _set(frame, p, WHITE)
+            for space, kind in ghost or ():
+                rgb = colour(kind)
+                for p in self.map.get(space, ()):
+                    _set(frame, p, rgb)
         dice = offer.get("dice") if offer and "dice" in offer else view["dice"]
         self._dice(frame, dice, view["turn"])
         self._seats(frame, view["turn"] if seat is None else seat, blink_on, players)

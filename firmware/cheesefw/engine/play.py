@@ -9,6 +9,10 @@ move; when nobody does, the window closes with PASS. A button that means nothing
 now (or comes during the roll animation) is refused: the status pixel flashes
 red and nothing changes. Every applied action and outcome goes to the journal
 before the next one, so a power cut resumes at the last completed move.
+
+A game whose state says `private()` (a player's choices would show their secret hand) gets
+its choices shown only while that player holds the roll button (PEEK): the others look
+away meanwhile, and prev/next/ok count only while it is held.
 """
 
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
@@ -30,6 +34,8 @@ SEAT = "seat"  # a player picks their seat to react
 REACT = "react"  # that player picks their move
 BOT = "bot"  # the board plays this seat itself
 OVER = "over"
+
+PEEK = "roll"  # held down, it shows a private choice (the hand of the player to act)
 
 
 class Play:
@@ -56,6 +62,7 @@ class Play:
         self.signal = None
         self.signal_until = 0
         self.refused = 0
+        self.peeking = False  # PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
         self._advance(0)
@@ -70,9 +77,17 @@ class Play:
 
     def on_button(self, name, event, now):
         """A debounced button event; True when the board must be redrawn."""
+        if name == PEEK and event == "release" and self.peeking:
+            self.peeking = False
+            return True
+        if name == PEEK and event == "press" and self._secret() is not None:
+            self.peeking = True
+            return True
         if event != "press":
             return False
         wait = self.wait
+        if wait == DECIDE and self._secret() and name in ("prev", "next", "ok"):
+            return self._refuse(now)  # nobody sees the choice: hold PEEK first
         if wait in (DECIDE, REACT, SEAT) and name in ("prev", "next"):
             step = 1 if name == "next" else -1
             if wait == SEAT:
@@ -105,6 +120,14 @@ class Play:
             return True
         return self._refuse(now)
 
+    def _secret(self):
+        """None when the choice on offer is no secret; else True while it must stay hidden
+        (PEEK is not held) and False while its player peeks."""
+        private = getattr(self.state, "private", None)
+        if self.wait != DECIDE or private is None or not private():
+            return None
+        return not self.peeking
+
     def _refuse(self, now):
         self.refused += 1
         self.signal = "refused"
@@ -133,7 +156,7 @@ class Play:
         return (now // BLINK_MS, now // CYCLE_MS,
                 now // 70 if self.wait == ROLLING else 0,
                 now // 150 if self.reveal else 0,
-                self.wait, self.signal, self.cursor, self.seat)
+                self.wait, self.signal, self.cursor, self.seat, self.peeking)
 
     # -- the game -----------------------------------------------------------------
 
@@ -167,6 +190,7 @@ class Play:
         state = self.state
         player = state.current_player()
         self.cursor = 0
+        self.peeking = False  # the next player holds PEEK afresh
         if player == TERMINAL:
             self.wait = OVER
         elif player == CHANCE:
@@ -195,7 +219,7 @@ class Play:
         view = self.state.view()
         offer = None
         seat = None
-        if self.wait in (DECIDE, REACT):
+        if self.wait in (DECIDE, REACT) and not self._secret():
             offer = self.state.hint(self.choices[self.cursor])
         if self.wait in (SEAT, REACT):
             seat = self.seat
@@ -224,6 +248,11 @@ class Play:
                     moves[i - start] = "?"
         return {"from": start, "total": len(history), "moves": moves}
 
+    def _status(self):
+        """The game's counters: from its status() when it has one (cheaper than a whole view)."""
+        status = getattr(self.state, "status", None)
+        return status() if status else self.state.view()["status"]
+
     def describe(self):
         """The game as the protocol's `state` command reports it."""
         d = {
@@ -235,9 +264,12 @@ class Play:
             "moves": len(self.state.history),
             "refused": self.refused,
             "winners": self.state.winners(),
-            "status": self.state.view()["status"],
+            "status": self._status(),
         }
-        if self.wait in (DECIDE, REACT):
+        secret = self._secret()
+        if secret is not None:
+            d["private"] = secret  # True: the offer is hidden until its player holds PEEK
+        if self.wait in (DECIDE, REACT) and not secret:
             d["offer"] = self.choices[self.cursor]
             d["choices"] = len(self.choices)
         if self.wait == SEAT:

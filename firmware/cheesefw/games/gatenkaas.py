@@ -12,7 +12,7 @@ be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the l
 
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.gatenkaas_deck import MOUSE, Deck, check_rules
-from cheesefw.games.gatenkaas_layout import POP, Layout
+from cheesefw.games.gatenkaas_layout import POP, Codes, Layout
 
 NAME = "gatenkaas"
 OPTIONS = (
@@ -39,6 +39,8 @@ REMOVED = 3  # "With 3 players, remove 1 cat card from the game"
 HAND = 4  # + seat
 
 _FIELDS = "phase player dealt cheese".split()
+_COLOUR_KEYS = ("0", "1", "2", "3")  # a mouse's (and its seat's) palette key
+_BODIES = ("card0", "card1", "card2")  # card bodies in three tints, so that edges show
 
 
 def check_table(rules):
@@ -144,7 +146,7 @@ class State:
         if self._legal_at != len(self._log):
             hand = self.hand(self.player)
             legal = self._placements(hand)
-            self._legal_cache = legal or [DISCARD + c for c in hand]
+            self._legal_cache = legal if len(legal) else [DISCARD + c for c in hand]
             self._legal_at = len(self._log)
         return self._legal_cache
 
@@ -226,7 +228,7 @@ class State:
         for i in range(len(face)):
             kind = face[i]
             ghost.append([d.cell_id(cells[i]), "ghost-hole" if kind == 1 else
-                          str(kind - MOUSE) if kind >= MOUSE else body])
+                          _COLOUR_KEYS[kind - MOUSE] if kind >= MOUSE else body])
         blocked = self.layout.judge(card, cell, turn)
         fed = len(self.layout.seen_through(card, cell, turn))
         return {"spaces": sorted(g[0] for g in ghost), "ghost": sorted(ghost),
@@ -237,35 +239,36 @@ class State:
         """The table as one sees it (never a hand nor the pile's order), and the counters."""
         d = self.deck
         lay = self.layout
-        marks = []
+        cell_id = d.cell_id
+        marks = []  # (space, kind) tuples
         for c in range(d.n):
             if lay.seen[c]:
-                kind = str(lay.seen[c] - 1)  # a mouse: its colour is its seat's palette key
+                kind = _COLOUR_KEYS[lay.seen[c] - 1]  # a mouse: its seat's palette key
             elif lay.shown[c]:
                 card = lay.shown[c] - 1
-                kind = "cat" if d.is_cat(card) else "card%d" % (card % 3)
+                kind = "cat" if d.is_cat(card) else _BODIES[card % 3]
             else:
                 continue
-            marks.append([d.cell_id(c), kind])
+            marks.append((cell_id(c), kind))
         per = len(self.tally_ids) // 4
         for s in range(self.num_players()):
             for j in range(min(self.cheese[s], 2 * per)):  # past a full row: a second lap
-                marks.append([self.tally_ids[s * per + j % per], str(s) if j < per else "lap"])
+                marks.append((self.tally_ids[s * per + j % per], _COLOUR_KEYS[s] if j < per
+                              else "lap"))
         marks.sort()
+        return {"turn": self.current_player(), "pieces": [], "marks": marks, "dice": [],
+                "status": self.status()}
+
+    def status(self):
+        """The counters: cheese and points per seat, the pile, the hands' sizes, the supply."""
         pile = len(self.pile())
         return {
-            "turn": self.current_player(),
-            "pieces": [],
-            "marks": marks,
-            "dice": [],
-            "status": {
-                "cheese": list(self.cheese),
-                "points": self.points(),
-                "pile": pile,
-                "hands": [len(self.hand(s)) for s in range(self.num_players())],
-                "supply": self.supply - sum(self.cheese),
-                "meter": [pile, self.deck.size],
-            },
+            "cheese": list(self.cheese),
+            "points": self.points(),
+            "pile": pile,
+            "hands": [len(self.hand(s)) for s in range(self.num_players())],
+            "supply": self.supply - sum(self.cheese),
+            "meter": [pile, self.deck.size],
         }
 
     def to_dict(self):
@@ -332,29 +335,32 @@ class State:
         self.phase = OVER
 
     def _placements(self, hand):
-        """The legal placements of the cards in `hand`, sorted."""
+        """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell)."""
         lay = self.layout
         d = self.deck
-        out = []
+        spots = []  # per turn: (corner cell, mask) byte pairs, so each turn is scanned once
         for turn in range(4):
-            cards = [c for c in hand if turn in d.turns[c]]
-            if not cards:
-                continue
-            spots = lay.over(turn)
-            for card in cards:
-                code = (card * 4 + turn) * 256
-                if d.is_cat(card):  # "A cat card may block an unlimited number of mice"
-                    for spot in spots:
-                        if self._leaves_a_move(spot >> 8, turn):
-                            out.append(code + (spot >> 8))
-                    continue
-                solid = d.solid[card]
-                for spot in spots:
-                    # "they must block at least 1 mouse, but no more than 2 mice"
-                    if 1 <= POP[spot & solid] <= 2:
-                        out.append(code + (spot >> 8))
-        out.sort()
-        return out
+            pairs = bytearray()
+            for spot in lay.over(turn):
+                pairs.append(spot >> 8)
+                pairs.append(spot & 255)
+            spots.append(pairs)
+        found = bytearray()
+        for card in hand:
+            cat = d.is_cat(card)
+            solid = d.solid[card]
+            for turn in d.turns[card]:
+                pairs = spots[turn]
+                high = card * 4 + turn
+                for i in range(0, len(pairs), 2):
+                    if cat:  # "A cat card may block an unlimited number of mice"
+                        ok = self._leaves_a_move(pairs[i], turn)
+                    else:  # "they must block at least 1 mouse, but no more than 2 mice"
+                        ok = 1 <= POP[pairs[i + 1] & solid] <= 2
+                    if ok:
+                        found.append(high)
+                        found.append(pairs[i])
+        return Codes(found)
 
     def _leaves_a_move(self, cell, turn):
         """"It is not allowed to place a cat card in such a way that it becomes impossible for
@@ -368,8 +374,9 @@ class State:
         d = self.deck
         w, h = d.span(turn)
         col, row = cell % d.cols, cell // d.cols
-        for spot in self._witnesses:  # one lying clear of the cat card stays legal after it
-            wcell, wturn = spot >> 2, spot & 3
+        spots = self._witnesses
+        for j in range(0, len(spots), 2):  # one lying clear of the cat card stays legal after
+            wcell, wturn = spots[j], spots[j + 1]
             ww, wh = d.span(wturn)
             wcol, wrow = wcell % d.cols, wcell // d.cols
             if wcol >= col + w or col >= wcol + ww or wrow >= row + h or row >= wrow + wh:
@@ -385,14 +392,15 @@ class State:
     _witnesses = ()
 
     def _mouse_spots(self, first=False):
-        """The places (`cell << 2 | turn`) where some unplayed mouse card could be laid."""
+        """The places (corner cell, turn: byte pairs) where some unplayed mouse card could be
+        laid; with `first`, only the first found."""
         d = self.deck
         solids = []
         for card in range(d.cats + 1, d.size):
             if (self.where[card] == PILE or self.where[card] >= HAND) and \
                     d.solid[card] not in solids:
                 solids.append(d.solid[card])
-        out = []
+        out = bytearray()
         fits = bytearray(256)  # per mask met so far: 1 some unplayed card fits, 2 none does
         for turn in range(4):
             for spot in self.layout.over(turn):
@@ -404,7 +412,8 @@ class State:
                             fits[m] = 1
                             break
                 if fits[m] == 1:
-                    out.append((spot >> 8) << 2 | turn)
+                    out.append(spot >> 8)
+                    out.append(turn)
                     if first:
                         return out
         return out

@@ -42,13 +42,24 @@ def choose(state, rng, level="strong"):
     legal = state.legal_actions()
     me = state.player
     n = state.num_players()
-    scores = []
+    # One byte a placement (score + 64): a hand's several hundred scores cost no list of ints.
+    scores = bytearray(len(legal))
+    i = 0
     for a in legal:
         g = gains(state, a)
         if level == "strong":
-            scores.append(2 * g[me] - max([g[s] for s in range(n) if s != me] or [0]))
+            score = 2 * g[me] - max([g[s] for s in range(n) if s != me] or [0])
         else:
-            scores.append(0 if g[me] >= 0 else -1)
+            score = 0 if g[me] >= 0 else -1
+        scores[i] = max(0, min(255, score + 64))
+        i += 1
     best = max(scores)
-    top = [legal[i] for i in range(len(legal)) if scores[i] == best]
-    return top[rng.below(len(top))]
+    ties = 0
+    for b in scores:
+        ties += b == best
+    k = rng.below(ties)
+    for i in range(len(scores)):
+        if scores[i] == best:
+            if k == 0:
+                return legal[i]
+            k -= 1

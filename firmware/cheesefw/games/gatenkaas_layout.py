@@ -59,14 +59,14 @@ class Layout:
     def over(self, turn):
         """Where a card laid with `turn` fits the area, lies on some card and on no cat card
         ("No other card may be placed on top of a cat card"): `corner << 8 | mask` per corner
-        cell in cell order, mask's bit i set when face cell i would lie on a seen mouse."""
+        cell in cell order, mask's bit i set when face cell i would lie on a seen mouse. A
+        generator: a whole turn's corners never sit in the heap at once."""
         d = self.deck
         w, h = d.span(turn)
         cols = d.cols
         box = self.box
         deltas = self.deltas[turn]
         grade = self.grade
-        out = []
         for row in range(max(0, box[1] - h + 1), min(d.rows - h, box[3]) + 1):
             base = row * cols
             for col in range(max(0, box[0] - w + 1), min(cols - w, box[2]) + 1):
@@ -85,8 +85,7 @@ class Layout:
                     bit <<= 1
                 else:
                     if on:
-                        out.append(cell << 8 | mask)
-        return out
+                        yield cell << 8 | mask
 
     def judge(self, card, cell, turn):
         """How many seen mice `card` laid there would block; NOT_LEGAL when it would leave the
@@ -127,7 +126,7 @@ class Layout:
 
     def restore(self, saved):
         self.top[:], self.shown[:], self.seen[:], self.grade[:] = saved[:4]
-        self.box = saved[4]
+        self.box[:] = saved[4]  # in place: a suspended over() reads this very list
 
     def count_seen(self, colours):
         """Per colour, the mice one sees on the table now."""
@@ -136,3 +135,55 @@ class Layout:
             if k:
                 counts[k - 1] += 1
         return counts
+
+
+class Codes:
+    """A sorted list of actions below 65536, two bytes each: a whole hand's placements (several
+    hundred) cost a bytearray, not a list of ints. It behaves as the list the contract names:
+    len(), indexing, iteration, `in` (a binary search) and == with a list."""
+
+    def __init__(self, data):
+        self.data = data  # bytearray: high byte, low byte of each action, in sorted order
+
+    def __len__(self):
+        return len(self.data) // 2
+
+    def __getitem__(self, i):
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("action index out of range")
+        return self.data[2 * i] << 8 | self.data[2 * i + 1]
+
+    def __iter__(self):
+        data = self.data
+        for i in range(0, len(data), 2):
+            yield data[i] << 8 | data[i + 1]
+
+    def __contains__(self, a):
+        if type(a) is not int:
+            return False
+        low, high = 0, len(self)
+        while low < high:
+            mid = (low + high) // 2
+            if self[mid] < a:
+                low = mid + 1
+            else:
+                high = mid
+        return low < len(self) and self[low] == a
+
+    def __eq__(self, other):
+        if len(other) != len(self):
+            return False
+        theirs = iter(other)
+        for a in self:
+            if a != next(theirs):
+                return False
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))

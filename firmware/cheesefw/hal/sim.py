@@ -5,7 +5,6 @@ LED frames and button pin levels travel on the simulator's side channel
 the VM's stdin/stdout, which the simulator bridges to a pseudo-terminal.
 """
 
-import binascii
 import sys
 import time
 
@@ -43,7 +42,7 @@ class Board(base.Board):
         return SimPin()
 
     def _transmit(self, frame):
-        simboard.send(b"F " + binascii.hexlify(frame))
+        simboard.send_frame(frame)
 
     def poll(self):
         while True:
@@ -64,7 +63,14 @@ class Board(base.Board):
                 steps.append((int(t), int(v)))
             pin.drive(time.ticks_ms(), steps)
 
+    _console_buffer = None
+
     def console_read(self):
-        # The simulator's console pipe is non-blocking: take all that waits at once.
-        data = sys.stdin.buffer.read(base.CONSOLE_CHUNK * 16)
-        return data or b""
+        # The simulator's console pipe is non-blocking: take all that waits at once, into a
+        # buffer kept for it, so that an idle tick allocates nothing (a fresh 4 KB read every
+        # tick fragments the heap until a large game's own allocations no longer fit).
+        buf = self._console_buffer
+        if buf is None:
+            buf = self._console_buffer = bytearray(base.CONSOLE_CHUNK * 16)
+        n = sys.stdin.buffer.readinto(buf)
+        return bytes(buf[:n]) if n else b""
