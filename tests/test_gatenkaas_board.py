@@ -113,3 +113,19 @@ def test_a_power_cut_resumes_at_the_last_move_and_the_log_hides_the_deal():
     assert after["mode"] == "play" and after["moves"] == before["moves"] > 20
     assert after["status"] == before["status"]
     assert again.engine.log(0) == log
+
+
+def test_a_long_press_of_next_jumps_to_the_next_cards_placements():
+    t = table()
+    choose_options(t, "gatenkaas", {"players": 2, "hands": "open"})
+    scene = t.engine.scene
+    cards = sorted({a >> 10 for a in scene.choices})
+    assert len(cards) >= 2 and scene.choices[scene.cursor] >> 10 == cards[0]
+    t.press("next")  # a long press begins as a press
+    t.board.now += 800
+    t.engine.on_button("next", "long", t.board.now)
+    assert scene.choices[scene.cursor] >> 10 == cards[1]
+    first = [a for a in scene.choices if a >> 10 == cards[1]][0]
+    assert scene.choices[scene.cursor] == first
+    t.engine.on_button("prev", "long", t.board.now)
+    assert scene.choices[scene.cursor] == scene.choices[0]  # back to the first card's first

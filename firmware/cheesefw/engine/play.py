@@ -10,6 +10,9 @@ now (or comes during the roll animation) is refused: the status pixel flashes
 red and nothing changes. Every applied action and outcome goes to the journal
 before the next one, so a power cut resumes at the last completed move.
 
+A long press of next (prev) jumps to the first choice of the next (previous) group, for a game
+whose state has `group(action)` (Gatenkaas: the hand card a placement lays).
+
 A game whose state says `private()` (a player's choices would show their secret hand) gets
 its choices shown only while that player holds the roll button (PEEK): the others look
 away meanwhile, and prev/next/ok count only while it is held.
@@ -83,6 +86,9 @@ class Play:
         if name == PEEK and event == "press" and self._secret() is not None:
             self.peeking = True
             return True
+        if event == "long" and name in ("prev", "next") and self.wait in (DECIDE, REACT) \
+                and not self._secret():
+            return self._jump(1 if name == "next" else -1)
         if event != "press":
             return False
         wait = self.wait
@@ -119,6 +125,27 @@ class Play:
             self._open_window(now)
             return True
         return self._refuse(now)
+
+    def _jump(self, step):
+        """A long press of next/prev: on to the first choice of the next (previous) group --
+        for a game whose state has group(action), such as the hand card a placement lays."""
+        group = getattr(self.state, "group", None)
+        if group is None:
+            return False
+        choices = self.choices
+        n = len(choices)
+        here = group(choices[self.cursor])
+        i = self.cursor
+        for _ in range(n):  # past this group (the press that began the long one moved once)
+            i = (i + step) % n
+            if group(choices[i]) != here:
+                break
+        if step < 0:  # back to the first choice of that group
+            there = group(choices[i])
+            while group(choices[(i - 1) % n]) == there and (i - 1) % n != self.cursor:
+                i = (i - 1) % n
+        self.cursor = i
+        return True
 
     def _secret(self):
         """None when the choice on offer is no secret; else True while it must stay hidden

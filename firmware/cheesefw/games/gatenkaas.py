@@ -207,6 +207,11 @@ class State:
         points = self.points()
         return sorted(range(len(points)), key=lambda s: (-points[s], -self.cheese[s], s))
 
+    def group(self, a):
+        """The hand card action `a` lays (or sets aside): a long press of next skips to the
+        next card's placements."""
+        return a - DISCARD if a >= DISCARD else a >> 10
+
     def private(self):
         """True while the legal actions show the hand of the seat on turn, which the others
         may not see (the engine then shows them only while that player holds a button)."""
