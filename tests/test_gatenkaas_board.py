@@ -129,3 +129,15 @@ def test_a_long_press_of_next_jumps_to_the_next_cards_placements():
     assert scene.choices[scene.cursor] == first
     t.engine.on_button("prev", "long", t.board.now)
     assert scene.choices[scene.cursor] == scene.choices[0]  # back to the first card's first
+
+
+def test_the_board_plays_every_seat_it_is_given_to_the_end():
+    t = table(seed=8)
+    choose_options(t, "gatenkaas", {"players": 2, "board": 2})
+    for _ in range(200):
+        if t.state()["wait"] == "over":
+            break
+        assert t.state()["wait"] == "bot"
+        t.wait(900)
+    over = t.state()
+    assert over["wait"] == "over" and over["status"]["hands"] == [0, 0]
