@@ -11,8 +11,18 @@ be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the l
 """
 
 from cheesefw.games import CHANCE, TERMINAL, History
-from cheesefw.games.gatenkaas_deck import MOUSE, Deck, check_rules
-from cheesefw.games.gatenkaas_layout import POP, Codes, Layout
+from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for the tests too)
+    HAND,
+    MOUSE,
+    OUT,
+    PILE,
+    REMOVED,
+    TABLE,
+    Deck,
+    check_rules,
+)
+from cheesefw.games.gatenkaas_layout import Layout
+from cheesefw.games.gatenkaas_placing import placements
 
 NAME = "gatenkaas"
 OPTIONS = (
@@ -30,13 +40,6 @@ PLAY = "play"  # the player lays a card (or, with none that can be laid, discard
 DRAW = "draw"  # chance: "They draw a new card from the draw pile"
 OVER = "over"
 _PHASES = (DEAL, LOT, PLAY, DRAW, OVER)
-
-# Where each card is (State.where): the pile, the table, out of the game, or a hand.
-PILE = 0
-TABLE = 1
-OUT = 2  # discarded, face up
-REMOVED = 3  # "With 3 players, remove 1 cat card from the game"
-HAND = 4  # + seat
 
 _FIELDS = "phase player dealt cheese".split()
 _COLOUR_KEYS = ("0", "1", "2", "3")  # a mouse's (and its seat's) palette key
@@ -145,7 +148,7 @@ class State:
             return []
         if self._legal_at != len(self._log):
             hand = self.hand(self.player)
-            legal = self._placements(hand)
+            legal = placements(self, hand)
             self._legal_cache = legal if len(legal) else [DISCARD + c for c in hand]
             self._legal_at = len(self._log)
         return self._legal_cache
@@ -338,90 +341,6 @@ class State:
                 self.phase = PLAY
                 return
         self.phase = OVER
-
-    def _placements(self, hand):
-        """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell)."""
-        lay = self.layout
-        d = self.deck
-        spots = []  # per turn: (corner cell, mask) byte pairs, so each turn is scanned once
-        for turn in range(4):
-            pairs = bytearray()
-            for spot in lay.over(turn):
-                pairs.append(spot >> 8)
-                pairs.append(spot & 255)
-            spots.append(pairs)
-        found = bytearray()
-        for card in hand:
-            cat = d.is_cat(card)
-            solid = d.solid[card]
-            for turn in d.turns[card]:
-                pairs = spots[turn]
-                high = card * 4 + turn
-                for i in range(0, len(pairs), 2):
-                    if cat:  # "A cat card may block an unlimited number of mice"
-                        ok = self._leaves_a_move(pairs[i], turn)
-                    else:  # "they must block at least 1 mouse, but no more than 2 mice"
-                        ok = 1 <= POP[pairs[i + 1] & solid] <= 2
-                    if ok:
-                        found.append(high)
-                        found.append(pairs[i])
-        return Codes(found)
-
-    def _leaves_a_move(self, cell, turn):
-        """"It is not allowed to place a cat card in such a way that it becomes impossible for
-        the following player(s) to continue": after it, some mouse card not yet played (in a
-        hand or the pile: public knowledge) must still have a legal place, if one had before."""
-        if self._witness_at != len(self._log):
-            self._witnesses = self._mouse_spots()
-            self._witness_at = len(self._log)
-        if not self._witnesses:
-            return True  # nobody could go on before: the cat card takes nothing away
-        d = self.deck
-        w, h = d.span(turn)
-        col, row = cell % d.cols, cell // d.cols
-        spots = self._witnesses
-        for j in range(0, len(spots), 2):  # one lying clear of the cat card stays legal after
-            wcell, wturn = spots[j], spots[j + 1]
-            ww, wh = d.span(wturn)
-            wcol, wrow = wcell % d.cols, wcell // d.cols
-            if wcol >= col + w or col >= wcol + ww or wrow >= row + h or row >= wrow + wh:
-                return True
-        lay = self.layout
-        saved = lay.save()
-        lay.lay(1, cell, turn)  # any cat card covers the same cells: all count as CAT
-        found = self._mouse_spots(True)
-        lay.restore(saved)
-        return bool(found)
-
-    _witness_at = -1
-    _witnesses = ()
-
-    def _mouse_spots(self, first=False):
-        """The places (corner cell, turn: byte pairs) where some unplayed mouse card could be
-        laid; with `first`, only the first found."""
-        d = self.deck
-        solids = []
-        for card in range(d.cats + 1, d.size):
-            if (self.where[card] == PILE or self.where[card] >= HAND) and \
-                    d.solid[card] not in solids:
-                solids.append(d.solid[card])
-        out = bytearray()
-        fits = bytearray(256)  # per mask met so far: 1 some unplayed card fits, 2 none does
-        for turn in range(4):
-            for spot in self.layout.over(turn):
-                m = spot & 255
-                if not fits[m]:
-                    fits[m] = 2
-                    for solid in solids:
-                        if 1 <= POP[m & solid] <= 2:
-                            fits[m] = 1
-                            break
-                if fits[m] == 1:
-                    out.append(spot >> 8)
-                    out.append(turn)
-                    if first:
-                        return out
-        return out
 
     def _check(self, a):
         """ValueError unless `a` is a legal action or chance outcome now."""

@@ -21,6 +21,13 @@ COLOURS = 4
 CHEESE = 32
 HOLES = (1, 2)
 
+# Where each card is (State.where): the pile, the table, out of the game, or a hand.
+PILE = 0
+TABLE = 1
+OUT = 2  # discarded, face up
+REMOVED = 3  # "With 3 players, remove 1 cat card from the game"
+HAND = 4  # + seat
+
 
 class Deck:
     """The static game: play area, card faces, kinds, the cells each placement covers."""
