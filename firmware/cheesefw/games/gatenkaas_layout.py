@@ -119,15 +119,6 @@ class Layout:
     def cells_of(self, cell, turn):
         return [cell + x for x in self.deltas[turn]]
 
-    def save(self):
-        """Everything a card laid for a trial changes (restore() puts it back)."""
-        return (bytes(self.top), bytes(self.shown), bytes(self.seen), bytes(self.grade),
-                list(self.box))
-
-    def restore(self, saved):
-        self.top[:], self.shown[:], self.seen[:], self.grade[:] = saved[:4]
-        self.box[:] = saved[4]  # in place: a suspended over() reads this very list
-
     def count_seen(self, colours):
         """Per colour, the mice one sees on the table now."""
         counts = [0] * colours
