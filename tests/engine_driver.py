@@ -134,7 +134,11 @@ def play_with_buttons(table, pick, react=None, max_steps=20000):
             private = s.get("private")
             if private:  # a secret hand: its player holds roll to see (and play) it
                 table.hold("roll")
-                s = table.state()
+                for _ in range(40):  # a loaded virtual board may take a few ticks to see it
+                    s = table.state()
+                    if s.get("private") is False:
+                        break
+                    table.wait(50)
                 assert "offer" in s and s.get("private") is False
             for _ in range(pick(s)):
                 table.press("next")
