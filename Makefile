@@ -21,8 +21,9 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(PLAY_STAMP) $(STAMP)
 
-play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (the game resumes next time)
-	$(BIN)/cheeseboard sim
+PROFILE ?= pico
+play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: PROFILE=pico16)
+	$(BIN)/cheeseboard sim --profile $(PROFILE)
 
 test: lint  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q

@@ -16,7 +16,9 @@ KEYS = {
     b"\x7f": "back", b"\x08": "back", b"b": "back",
     b" ": "roll", b"r": "roll",
 }
-HELP = "keys: \u2190/\u2192 prev/next  Enter ok  Backspace back  Space roll  q quit"
+HELP = ("keys: \u2190/\u2192 prev/next  Enter ok  Backspace back  Space roll  "
+        "p hold/let go roll (to see a secret hand)  q quit")
+HOLD_KEY = b"p"  # a key has no "held": this one puts roll down, and the next lets it go
 
 # One key press is one button press: held down, then released long enough for the firmware's
 # 20 ms debounce to see each edge at a 10 ms tick.
@@ -89,6 +91,7 @@ def run(board, profile, out=sys.stdout):
     tty.setcbreak(fd)
     shown = -1
     presses = KeyPresses()
+    held = False
     try:
         while True:
             if board.frame_seq != shown:
@@ -106,7 +109,10 @@ def run(board, profile, out=sys.stdout):
             for key in split_keys(os.read(fd, 64)):
                 if key in (b"q", b"\x03"):
                     return
-                if key in KEYS:
+                if key == HOLD_KEY and board.is_on:
+                    held = not held
+                    board.set_pin("roll", [(0, 0 if held else 1)])
+                elif key in KEYS:
                     presses.push(KEYS[key])
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
