@@ -23,8 +23,9 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(PLAY_STAMP) $(STAMP)
 
-play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (the game resumes next time)
-	$(BIN)/cheeseboard sim
+PROFILE ?= pico
+play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: PROFILE=pico16)
+	$(BIN)/cheeseboard sim --profile $(PROFILE)
 
 $(NPM_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \

@@ -17,15 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 PROFILE = json.loads((ROOT / "hardware/profiles/pico.json").read_text())
 
 
+def load_profile(name):
+    return json.loads((ROOT / "hardware/profiles" / (name + ".json")).read_text())
+
+
 class MemoryBoard(Board):
     """A board whose flash is a dict and whose clock only moves when told."""
 
-    def __init__(self, files=None, seed=1):
+    def __init__(self, files=None, seed=1, profile=PROFILE):
         self.files = files if files is not None else {}
         self.now = 0
         self.seed = seed
         # Its own copy (the engine changes it), the maps packed as app.start packs a board's.
-        profile = json.loads(json.dumps(PROFILE))
+        profile = json.loads(json.dumps(profile))
         for spaces in profile["maps"].values():
             for sid in spaces:
                 spaces[sid] = bytes(spaces[sid])
@@ -91,6 +95,14 @@ class CpuTable:
         self.engine.on_button(name, "press", self.board.now)
         self.engine.update(self.board.now)
 
+    def hold(self, name):
+        self.press(name)
+
+    def release(self, name):
+        self.board.now += 50
+        self.engine.on_button(name, "release", self.board.now)
+        self.engine.update(self.board.now)
+
     def wait(self, ms):
         self.board.now += ms
         self.engine.update(self.board.now)
@@ -126,11 +138,22 @@ def play_with_buttons(table, pick, react=None, max_steps=20000):
         if wait == "over":
             return presses
         if wait == "decide":
+            private = s.get("private")
+            if private:  # a secret hand: its player holds roll to see (and play) it
+                table.hold("roll")
+                for _ in range(40):  # a loaded virtual board may take a few ticks to see it
+                    s = table.state()
+                    if s.get("private") is False:
+                        break
+                    table.wait(50)
+                assert "offer" in s and s.get("private") is False
             for _ in range(pick(s)):
                 table.press("next")
                 presses += 1
             table.press("ok")
             presses += 1
+            if private:
+                table.release("roll")
         elif wait == "roll":
             table.press("roll")
             presses += 1
@@ -177,6 +200,19 @@ class VirtualTable:
 
         self.vboard.link.press(name, hold_ms=self.PRESS_MS)
         self.presses += 1
+        time.sleep(self.GAP_S)
+
+    def hold(self, name):
+        import time
+
+        self.vboard.link.hold(name)
+        self.presses += 1
+        time.sleep(self.GAP_S)
+
+    def release(self, name):
+        import time
+
+        self.vboard.link.release(name)
         time.sleep(self.GAP_S)
 
     def wait(self, ms):

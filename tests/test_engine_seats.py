@@ -9,6 +9,7 @@ from engine_driver import PROFILE, CpuTable, MemoryBoard, choose_options, play_w
 from cheesefw.engine.core import Engine
 from cheesefw.engine.draw import BLINK_MS
 from cheesefw.engine.menu import SEAT_COLOURS
+from cheesefw.games import load
 
 
 def menu_steps(table, game, options):
@@ -31,7 +32,7 @@ def test_after_the_options_each_seat_is_a_person_or_the_board():
     table = CpuTable(MemoryBoard(seed=3))
     steps = menu_steps(table, "gouda", {"players": 3, "seat1": "board", "seat2": "beginner"})
     assert steps[-3:] == ["seat0", "seat1", "seat2"]
-    assert steps[:-3] == ["players", "powers", "markers", "festival", "extra_cheese"]
+    assert steps[:-3] == [key for key, _ in load("gouda").OPTIONS]
     state = table.state()
     assert state["mode"] == "play" and state["board"] == [1, 2]
     assert table.engine.scene.levels == {1: "strong", 2: "beginner"}

@@ -34,7 +34,8 @@ def test_every_profile_within_budget_at_full_white():
 
 
 def test_the_profiles_figure_wins_and_a_frame_in_budget_is_untouched():
-    led = dict(LARGEST["led"], ma_full_white=20)  # dimmer pixels: 64 x 20 mA fits 1500 mA
+    dim = LARGEST["led"]["budget_ma"] // LARGEST["led"]["count"]
+    led = dict(LARGEST["led"], ma_full_white=dim)  # pixels dim enough that all white fits
     frame, out = all_white(LARGEST["led"]["count"]), render.new_frame(LARGEST["led"]["count"])
     render.PowerLimiter(led).limit(frame, out)
     assert out == frame

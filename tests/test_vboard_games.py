@@ -65,3 +65,18 @@ def test_a_power_cut_mid_game_resumes_at_the_last_completed_move(make_vboard, tm
     resumed = [m for page in range(0, after["moves"], 20)
                for m in again.request("log", **{"from": page})["moves"]]
     assert resumed == moves
+
+
+def test_a_whole_3_player_gatenkaas_game_with_buttons_only(make_vboard):
+    board = make_vboard(profile="pico16")
+    board.wait_protocol()
+    table = VirtualTable(board)
+    choose_options(table, "gatenkaas", {"players": 3})
+    assert table.state()["private"] is True  # the hand shows only while roll is held
+    rng = random.Random(4)
+    play_with_buttons(table, lambda s: rng.randrange(min(s["choices"], 6)))
+    over = table.state()
+    assert over["wait"] == "over" and over["winners"] and over["status"]["pile"] == 0
+    log = board.request("log", **{"from": 0})
+    assert log["total"] == over["moves"] and "?" not in log["moves"]  # all shown at the end
+    assert board.request("hello")["heap_free"] > 20000

@@ -15,11 +15,13 @@ BUTTONS = ("prev", "next", "ok", "back", "roll")  # the engine's intents need al
 
 
 def space_ids(rules):
-    """The space ids a game's rule table defines (gouda: "spaces"; kitchen: the grid)."""
+    """The space ids a game's rule table defines (gouda: "spaces"; kitchen: the grid), and
+    any "side_spaces" beside them (counters a game lights, such as Gatenkaas's cheese)."""
     if "spaces" in rules:
         return [s[0] for s in rules["spaces"]]
     grid = rules["grid"]
-    return [chr(97 + c) + str(r + 1) for c in range(grid["cols"]) for r in range(grid["rows"])]
+    ids = [chr(97 + c) + str(r + 1) for c in range(grid["cols"]) for r in range(grid["rows"])]
+    return ids + list(rules.get("side_spaces", ()))
 
 
 def read_rules(game):

@@ -30,12 +30,10 @@ def schema(game):
 
 def _field_path(error):
     parts = [str(p) for p in error.absolute_path]
-    # A key that is missing or not allowed: name the key itself, not the object holding it.
+    # A key that is missing: name the key itself, not the object holding it (an unknown key:
+    # see _schema_message).
     if error.validator == "required":
         parts += [k for k in error.validator_value if k not in error.instance][:1]
-    elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        known = error.schema.get("properties", {})
-        parts += sorted(k for k in error.instance if k not in known)[:1]
     return ".".join(parts) if parts else "(the table)"
 
 
@@ -68,7 +66,7 @@ def _schema_message(error):
         for key in sorted(set(error.instance) - set(known), key=str):
             close = difflib.get_close_matches(str(key), known, n=1)
             hint = "did you mean %r? " % close[0] if close else ""
-            where = "%s.%s" % (_field_path(error), key) if error.absolute_path else str(key)
+            where = ".".join([str(p) for p in error.absolute_path] + [str(key)])
             lines.append("%s: unknown key (%sknown keys: %s)" % (where, hint, ", ".join(known)))
         return "\n".join(lines)
     return "%s: %s" % (_field_path(error), error.message)
@@ -96,7 +94,7 @@ def named_game(path):
 def _as_field_message(message):
     """The loader's message in the host's form, "field.path: expected ..."."""
     for prefix in ("rules.", "kitchen rules: ", "kitchen: ", "kalle rules: ", "kalle: ",
-                   "katz rules: ", "katz: "):
+                   "katz rules: ", "katz: ", "gatenkaas rules: ", "gatenkaas: "):
         message = message.removeprefix(prefix)
     field, sep, rest = message.partition(" expected")
     if sep and ":" not in field:

@@ -31,10 +31,11 @@ from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 SCRIPT = HERE / "games_on_vm.py"
 
 
-def firmware_image(folder):
-    """The firmware as flashed: compiled modules, rule tables, the pico profile."""
+def firmware_image(folder, profile="pico"):
+    """The firmware as flashed: compiled modules, rule tables, a profile (Gatenkaas needs the
+    16x16 one: no 8x8 profile maps it)."""
     build.build_tree(paths.FIRMWARE, folder)
-    (Path(folder) / "profile.json").write_text(json.dumps(paths.load_profile("pico")))
+    (Path(folder) / "profile.json").write_text(json.dumps(paths.load_profile(profile)))
     build.compile_module(SCRIPT, Path(folder) / "games_on_vm.mpy", "games_on_vm.py")
     build.compile_module(HERE / "quiet_board.py", Path(folder) / "quiet_board.mpy",
                          "quiet_board.py")
@@ -72,6 +73,40 @@ def smallest_heap(image, *game):
         except RuntimeError:
             low = mid
     return high
+
+
+def gatenkaas_rows(many):
+    """Gatenkaas on the 16x16 profile: heap, consecutive games, legal placements per tick."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        image = firmware_image(tmp, "pico16")
+        smallest = smallest_heap(image, "gatenkaas", "4", "0")
+        rows.append(("smallest heap (4 KB steps): firmware + 4-player Gatenkaas (pico16)",
+                     "%d KB" % smallest, "%.2f of the Pico's 200 KB" % (smallest / 200)))
+        h = on_mp(image, smallest * 1024, "heap", "gatenkaas", "4", "0")
+        rows.append(("  Gatenkaas: working set (peak - start)", "%d B" % (h["peak"] - h["before"]),
+                     "%.2f of 8 KB" % ((h["peak"] - h["before"]) / 8192)))
+        m = on_mp(image, 200 * 1024, "many", "gatenkaas", str(many))  # the Pico's heap
+        third = max(1, len(m["heaps"]) // 3)
+        first, last = min(m["heaps"][:third]), min(m["heaps"][-third:])
+        rows.append(("%d consecutive 4-player Gatenkaas games: heap growth" % many,
+                     "%+d B" % (last - first),
+                     "lowest in the first third %d B, in the last %d B" % (first, last)))
+        c = on_cpython("many", "gatenkaas", "20")
+        mp_rate = m["games"] * 1000 / m["ms"]
+        cp_rate = c["games"] * 1000 / c["ms"]
+        rows.append(("  full random games per second, MicroPython", "%.1f/s" % mp_rate,
+                     "%.2f of CPython's %.1f/s" % (mp_rate / cp_rate, cp_rate)))
+        g = on_mp(image, 200 * 1024, "gatenkaas")
+        rows.append(("Gatenkaas: legal placements of a full hand, worst (%d positions)"
+                     % g["positions"], "%.0f us" % g["worst_us"],
+                     "%.2f of a 10 ms tick; %.1fx an empty loop over 20 x 192 cells (%.0f us)"
+                     % (g["worst_us"] / 10000, g["worst_us"] / g["loop_us"], g["loop_us"])))
+        rows.append(("  mean; most placements in one hand", "%.0f us" % g["mean_us"],
+                     "%.2f of a tick; %d placements" % (g["mean_us"] / 10000, g["most"])))
+        rows.append(("  the board's choice (strong), worst", "%.0f us" % g["bot_us"],
+                     "%.2f of a 10 ms tick" % (g["bot_us"] / 10000)))
+    return rows
 
 
 def main():
@@ -126,6 +161,7 @@ def main():
             cp_rate = c["games"] * 1000 / c["ms"]
             rows.append(("  full random games per second, MicroPython", "%.1f/s" % mp_rate,
                          "%.2f of CPython's %.1f/s" % (mp_rate / cp_rate, cp_rate)))
+        rows += gatenkaas_rows(many)
         t = on_mp(image, 200 * 1024, "tick")
         rows.append(("engine per tick in a game (average), MicroPython", "%.0f us" % t["tick_us"],
                      "%.1fx a loop that only writes the frame (%.0f us)"

@@ -4,6 +4,7 @@
 #     many GAME N                N consecutive games: games/s and heap after each tenth
 #     tick                       engine cost per main-loop tick against a frame-copy loop
 #     kitchen / katz             a game's own hot spots (path search, the board's player)
+#     gatenkaas                  legal placements of a full hand, and the board's choice
 # (Kalle's board players are timed by kalle_on_vm.py: code here is in the heap of every run.)
 import gc
 import json
@@ -41,6 +42,8 @@ def options(game, players, powers):
         return {"players": min(players, 5)}
     if game == "katz":
         return {"players": players}
+    if game == "gatenkaas":  # open hands: the ghost of the card on offer is drawn too
+        return {"players": min(players, 4), "hands": "open"}
     return {}
 
 
@@ -234,6 +237,45 @@ def bench_katz():
     print(json.dumps({"bot_us": bot_us, "legal_us": legal_us, "moves": moves / len(positions)}))
 
 
+def bench_gatenkaas():
+    """The legal placements of the player on turn (a full hand, computed afresh) at every
+    decision of seeded 4-player games; the worst and the mean, and the board's choice."""
+    from cheesefw.games import gatenkaas, gatenkaas_bot
+
+    table = rules("gatenkaas")
+    rng = Rng(21)
+    worst = total = count = most = bot = 0
+    for _ in range(6):
+        s = gatenkaas.State(table, {"players": 4})
+        while not s.is_terminal():
+            if s.current_player() == CHANCE:
+                s.apply_action(rng.choose(s.chance_outcomes()))
+                continue
+            gc.collect()  # a collection is the heap's cost, not the search's: not timed here
+            s._legal_at = -1
+            t0 = time.ticks_us()
+            legal = s.legal_actions()
+            us = time.ticks_diff(time.ticks_us(), t0)
+            if len(s.hand(s.player)) == 5:
+                worst = max(worst, us)
+                total += us
+                count += 1
+                most = max(most, len(legal))
+            t0 = time.ticks_us()
+            a = gatenkaas_bot.choose(s, rng)
+            bot = max(bot, time.ticks_diff(time.ticks_us(), t0))
+            s.apply_action(a)
+    # The baseline: a loop over as many cells as the search looks at, doing nothing.
+    t0 = time.ticks_us()
+    n = 0
+    for _ in range(4 * 5):
+        for cell in range(192):
+            n += cell
+    loop_us = time.ticks_diff(time.ticks_us(), t0)
+    print(json.dumps({"worst_us": worst, "mean_us": total / max(count, 1), "positions": count,
+                      "most": most, "bot_us": bot, "loop_us": loop_us}))
+
+
 mode = sys.argv[1]
 if mode == "heap":
     bench_heap(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1")
@@ -241,6 +283,8 @@ elif mode == "many":
     bench_many(sys.argv[2], int(sys.argv[3]))
 elif mode == "tick":
     bench_tick()
+elif mode == "gatenkaas":
+    bench_gatenkaas()
 elif mode == "kitchen":
     bench_kitchen()
 elif mode == "katz":

@@ -5,7 +5,9 @@ What a player sees at a glance:
   per pixel; when a space holds more colours than it has pixels they take turns;
 - marks (cheese, face-down tiles, holes) where no piece stands;
 - the choice on offer: its spaces blink white, or in the colour the hint names for a space
-  (`paint`: whose mouse is offered); a piece the view names in "blink" blinks too;
+  (`paint`: whose mouse is offered), or, when its hint has a "ghost" (a card about to be
+  laid), the ghost's colours blink over what lies beneath; a piece the view names in "blink"
+  blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
 - the die pixels: the dice, each in its colour; or a power's sign (its pattern, in its colour);
   or, for the space the hint `count`s, one pixel per piece in its owner's colour;
@@ -82,13 +84,21 @@ class Painter:
             elif owners[-1] != who:
                 owners.append(who)
         empty = colour("empty", OFF)
-        marks = {}
-        for space, kind in view["marks"]:
-            marks.setdefault(space, kind)
+        # Marks and spaces are both sorted by id: walk them side by side (a dict of every mark
+        # would cost the heap a table as large as the board at every frame).
+        marks = view["marks"]
+        for j in range(1, len(marks)):
+            if marks[j][0] < marks[j - 1][0]:
+                marks = sorted(marks)  # a game that lists its marks in its own order
+                break
+        j = 0
         spaces_map = self.map
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
         for space in self.spaces:  # the hot loop: locals, and slice copies inline
+            while j < len(marks) and marks[j][0] < space:
+                j += 1
+            mark = marks[j][1] if j < len(marks) and marks[j][0] == space else None
             pixels = spaces_map[space]
             owners = by_space.get(space)
             if blink and space in blink:
@@ -96,11 +106,11 @@ class Painter:
             if owners:
                 k = len(owners)
                 shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
-                for j in range(len(pixels)):
-                    i = 3 * pixels[j]
-                    frame[i:i + 3] = colour(owners[(shift + j) % k])
+                for n in range(len(pixels)):  # n, not j: j walks the marks
+                    i = 3 * pixels[n]
+                    frame[i:i + 3] = colour(owners[(shift + n) % k])
             else:  # a mark, or the bare space glowing faintly so the track stays visible
-                rgb = colour(marks[space]) if space in marks else empty
+                rgb = colour(mark) if mark is not None else empty
                 for p in pixels:
                     i = 3 * p
                     frame[i:i + 3] = rgb
@@ -112,12 +122,17 @@ class Painter:
                 key = keys[j] if j < len(keys) else None
                 _set(frame, pixels[j], OFF if key is None else colour(key))
         if offer is not None and blink_on:
+            ghost = offer.get("ghost")
             paints = offer.get("paint", ())  # [space, key]: blinks in that colour, not white
-            for space in offer.get("spaces", ()):
+            for space in offer.get("spaces", ()) if ghost is None else ():
                 rgb = WHITE
                 for s, key in paints:
                     if s == space:
                         rgb = colour(key)
+                for p in self.map.get(space, ()):
+                    _set(frame, p, rgb)
+            for space, kind in ghost or ():
+                rgb = colour(kind)
                 for p in self.map.get(space, ()):
                     _set(frame, p, rgb)
         if offer and "dice" in offer:

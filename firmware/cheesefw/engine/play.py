@@ -14,6 +14,13 @@ means nothing now (or comes during the roll animation) is refused: the status
 pixel flashes red and nothing changes. Every applied action and outcome goes to
 the journal before the next one, so a power cut resumes at the last completed
 move.
+
+A long press of next (prev) jumps to the first choice of the next (previous) group, for a game
+whose state has `group(action)` (Gatenkaas: the hand card a placement lays).
+
+A game whose state says `private()` (a player's choices would show their secret hand) gets
+its choices shown only while that player holds the roll button (PEEK): the others look
+away meanwhile, and prev/next/ok count only while it is held.
 """
 
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
@@ -37,6 +44,8 @@ LOOK = "look"  # at a decision: walk through the occupied spaces, their pieces c
 HAND = "hand"  # while picking a seat: that seat's own markers, for their eyes
 BOT = "bot"  # the board plays this seat itself
 OVER = "over"
+
+PEEK = "roll"  # held down, it shows a private choice (the hand of the player to act)
 
 
 class Play:
@@ -63,7 +72,7 @@ class Play:
         # while the player to act does something the others must not see): shown as "?" in the
         # log until the game is over.
         self.hidden = []
-        self._secret = getattr(self.state, "is_secret", None)
+        self._is_secret_move = getattr(self.state, "is_secret", None)
         if resume:  # replay the journal's completed moves
             journal.replay(self._replay)
         self.cursor = 0
@@ -75,6 +84,7 @@ class Play:
         self.signal = None
         self.signal_until = 0
         self.refused = 0
+        self.peeking = False  # PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
         self._advance(0)
@@ -88,9 +98,20 @@ class Play:
 
     def on_button(self, name, event, now):
         """A debounced button event; True when the board must be redrawn."""
+        if name == PEEK and event == "release" and self.peeking:
+            self.peeking = False
+            return True
+        if name == PEEK and event == "press" and self._secret() is not None:
+            self.peeking = True
+            return True
+        if event == "long" and name in ("prev", "next") and self.wait in (DECIDE, REACT) \
+                and not self._secret():
+            return self._jump(1 if name == "next" else -1)
         if event != "press":
             return False
         wait = self.wait
+        if wait == DECIDE and self._secret() and name in ("prev", "next", "ok"):
+            return self._refuse(now)  # nobody sees the choice: hold PEEK first
         if wait in (LOOK, HAND):
             return self._look_button(name, now)
         if wait == DECIDE and name == "roll" and self._occupied():
@@ -159,6 +180,35 @@ class Play:
         hand_of = getattr(self.state, "hand_of", None)
         return hand_of(self.seat) if hand_of else []
 
+    def _jump(self, step):
+        """A long press of next/prev: on to the first choice of the next (previous) group --
+        for a game whose state has group(action), such as the hand card a placement lays."""
+        group = getattr(self.state, "group", None)
+        if group is None:
+            return False
+        choices = self.choices
+        n = len(choices)
+        here = group(choices[self.cursor])
+        i = self.cursor
+        for _ in range(n):  # past this group (the press that began the long one moved once)
+            i = (i + step) % n
+            if group(choices[i]) != here:
+                break
+        if step < 0:  # back to the first choice of that group
+            there = group(choices[i])
+            while group(choices[(i - 1) % n]) == there and (i - 1) % n != self.cursor:
+                i = (i - 1) % n
+        self.cursor = i
+        return True
+
+    def _secret(self):
+        """None when the choice on offer is no secret; else True while it must stay hidden
+        (PEEK is not held) and False while its player peeks."""
+        private = getattr(self.state, "private", None)
+        if self.wait != DECIDE or private is None or not private():
+            return None
+        return not self.peeking
+
     def _refuse(self, now):
         self.refused += 1
         self.signal = "refused"
@@ -190,7 +240,7 @@ class Play:
         return (now // BLINK_MS, now // CYCLE_MS,
                 now // 70 if self.wait == ROLLING else 0,
                 now // 150 if self.reveal else 0,
-                self.wait, self.signal, self.cursor, self.seat, self.look)
+                self.wait, self.signal, self.cursor, self.seat, self.look, self.peeking)
 
     # -- the game -----------------------------------------------------------------
 
@@ -198,7 +248,7 @@ class Play:
         """Before a move: note it in `hidden` if it is a deal or a secret move."""
         state = self.state
         if (state.current_player() == CHANCE and not state.chance_is_roll()) or (
-                self._secret is not None and self._secret()):
+                self._is_secret_move is not None and self._is_secret_move()):
             self.hidden.append(len(state.history))
 
     def _apply(self, action, now):
@@ -232,6 +282,7 @@ class Play:
         state = self.state
         player = state.current_player()
         self.cursor = 0
+        self.peeking = False  # the next player holds PEEK afresh
         if player == TERMINAL:
             self.wait = OVER
         elif player == CHANCE:
@@ -275,7 +326,7 @@ class Play:
         view = self.state.view()
         offer = None
         seat = None
-        if self.wait in (DECIDE, REACT):
+        if self.wait in (DECIDE, REACT) and not self._secret():
             offer = self.state.hint(self.choices[self.cursor])
         elif self.wait == LOOK:
             space = self._occupied()[self.look]
@@ -315,6 +366,11 @@ class Play:
                     moves[i - start] = "?"
         return {"from": start, "total": len(history), "moves": moves}
 
+    def _status(self):
+        """The game's counters: from its status() when it has one (cheaper than a whole view)."""
+        status = getattr(self.state, "status", None)
+        return status() if status else self.state.view()["status"]
+
     def describe(self):
         """The game as the protocol's `state` command reports it."""
         d = {
@@ -327,9 +383,12 @@ class Play:
             "refused": self.refused,
             "winners": self.state.winners(),
             "board": self.bots,  # the seats the board plays
-            "status": self.state.view()["status"],
+            "status": self._status(),
         }
-        if self.wait in (DECIDE, REACT):
+        secret = self._secret()
+        if secret is not None:
+            d["private"] = secret  # True: the offer is hidden until its player holds PEEK
+        if self.wait in (DECIDE, REACT) and not secret:
             d["offer"] = self.choices[self.cursor]
             d["choices"] = len(self.choices)
         if self.wait in (SEAT, HAND):

@@ -10,7 +10,7 @@ REACTION = -3  # any player may act (e.g. play a power); PASS closes the window
 
 PASS = "pass"  # the action that closes a REACTION window with nothing played
 
-GAMES = ("gouda", "kitchen", "kalle", "katz")
+GAMES = ("gouda", "kitchen", "kalle", "katz", "gatenkaas")
 
 
 def load(name):

@@ -5,7 +5,6 @@ LED frames and button pin levels travel on the simulator's side channel
 the VM's stdin/stdout, which the simulator bridges to a pseudo-terminal.
 """
 
-import binascii
 import sys
 import time
 
@@ -39,11 +38,18 @@ class SimPin:
 
 
 class Board(base.Board):
+    def __init__(self, profile):
+        # The console's read buffer, kept (a fresh read a tick fragments the heap until a large
+        # game's own allocations no longer fit) and made at boot, while the heap is whole: a
+        # UART's worth, as a board's console takes in.
+        self._console_buffer = bytearray(base.CONSOLE_CHUNK * 4)
+        base.Board.__init__(self, profile)
+
     def _make_pin(self, name, pin_id):
         return SimPin()
 
     def _transmit(self, frame):
-        simboard.send(b"F " + binascii.hexlify(frame))
+        simboard.send_frame(frame)
 
     def poll(self):
         while True:
@@ -70,6 +76,7 @@ class Board(base.Board):
         return base.Board.random_seed(self) if seed is None else seed
 
     def console_read(self):
-        # The simulator's console pipe is non-blocking: take all that waits at once.
-        data = sys.stdin.buffer.read(base.CONSOLE_CHUNK * 16)
-        return data or b""
+        # The simulator's console pipe is non-blocking: take what waits, up to the buffer.
+        buf = self._console_buffer
+        n = sys.stdin.buffer.readinto(buf)
+        return bytes(buf[:n]) if n else b""

@@ -18,6 +18,7 @@ KEYS = {
     b"\x7f": "back", b"\x08": "back", b"b": "back",
     b" ": "roll", b"r": "roll",
 }
+HOLD_KEY = b"p"  # a key has no "held": this one puts roll down, and the next lets it go
 
 # One key press is one button press: held down, then released long enough for the firmware's
 # 20 ms debounce to see each edge at a 10 ms tick.
@@ -117,7 +118,7 @@ LIGHTS = [
 KEYS_MENU = ("keys now (menu): \u2190/\u2192 the value on offer  Enter take it  "
              "Backspace the step before  q quit")
 KEYS_PLAY = ("keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it  "
-             "Space roll  Backspace (held) abandon  q quit")
+             "Space roll  p hold/let go roll (a secret hand)  Backspace (held) abandon  q quit")
 
 
 def legend(table, playing):
@@ -169,6 +170,7 @@ def run(board, profile, out=sys.stdout):
     shown = None
     presses = KeyPresses()
     game = None
+    held = False
     try:
         while True:
             now_showing = (board.frame_seq, board_state(board))
@@ -189,7 +191,10 @@ def run(board, profile, out=sys.stdout):
             for key in split_keys(os.read(fd, 64)):
                 if key in (b"q", b"\x03"):
                     return
-                if key in KEYS:
+                if key == HOLD_KEY and board.is_on:
+                    held = not held
+                    board.set_pin("roll", [(0, 0 if held else 1)])
+                elif key in KEYS:
                     presses.push(KEYS[key])
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

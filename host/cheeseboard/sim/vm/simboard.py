@@ -5,6 +5,7 @@
 # - The board's `machine` and `os` modules: the unix port's own, plus what a
 #   real board has and the unix port lacks. They are installed in sys.modules,
 #   so `import machine` in the firmware finds them.
+import binascii
 import os as _os
 import select
 import sys
@@ -48,6 +49,16 @@ def next_seed():
 def send(line):
     """Send one line (bytes, without newline) to the simulator."""
     out.write(line + b"\n")
+
+
+def send_frame(frame):
+    """Send one LED frame as the line "F <hex>", written in small pieces: a 256-pixel frame
+    would otherwise cost three frame-sized strings of heap at every frame."""
+    out.write(b"F ")
+    view = memoryview(frame)
+    for i in range(0, len(frame), 96):
+        out.write(binascii.hexlify(view[i:i + 96]))
+    out.write(b"\n")
 
 
 def receive():

@@ -1,0 +1,372 @@
+"""Gatenkaas: cards with holes laid overlapping, so that mice are blocked or eat through.
+
+Rulebook: shared/seeds/000_35736e0406603663.txt (English). Where it is ambiguous the decision is
+in docs/rules.md, next to the sentence it interprets, with the test that checks it. The deck
+and play area are gatenkaas_deck.py's, the cards on the table gatenkaas_layout.py's.
+
+Seat s plays the mice of colour s. Actions are ints, so that the legal placements of a whole
+hand cost no heap: a placement is `(card * 4 + turn) * 256 + cell` (sorted: by card, then
+turn, then the corner cell in reading order), DISCARD + card sets a card aside when none can
+be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the lot).
+"""
+
+from cheesefw.games import CHANCE, TERMINAL, History
+from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for the tests too)
+    HAND,
+    MOUSE,
+    OUT,
+    PILE,
+    REMOVED,
+    TABLE,
+    Deck,
+    check_rules,
+)
+from cheesefw.games.gatenkaas_layout import Layout
+from cheesefw.games.gatenkaas_placing import placements
+
+NAME = "gatenkaas"
+OPTIONS = (
+    ("players", (3, 4, 2)),
+    ("hands", ("hidden", "open")),  # "open": every hand may be seen (for children)
+    ("board", (0, 1, 2, 3)),  # how many seats, the last ones, the board plays
+)
+
+DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
+
+# The phases, in the order they come.
+DEAL = "deal"  # chance: "Each player draws 5 cards" (one card a node, round the table)
+LOT = "lot"  # chance: "Determine a starting player by lot"
+PLAY = "play"  # the player lays a card (or, with none that can be laid, discards one)
+DRAW = "draw"  # chance: "They draw a new card from the draw pile"
+OVER = "over"
+_PHASES = (DEAL, LOT, PLAY, DRAW, OVER)
+
+_FIELDS = "phase player dealt cheese".split()
+_COLOUR_KEYS = ("0", "1", "2", "3")  # a mouse's (and its seat's) palette key
+_BODIES = ("card0", "card1", "card2")  # card bodies in three tints, so that edges show
+
+
+def check_table(rules):
+    """The Deck of a rule table, checked as play reads it (ValueError naming the field)."""
+    try:
+        deck = Deck(rules)
+        check_rules(rules, deck)
+    except (TypeError, KeyError, IndexError, AttributeError) as e:
+        raise ValueError("gatenkaas rules: malformed table (%s: %s)"
+                         % (type(e).__name__, e)) from None
+    return deck
+
+
+def placement(card, col, row, turn, cols):
+    """The action that lays `card` with its corner on (col, row), turned `turn` quarters."""
+    return (card * 4 + turn) * 256 + row * cols + col
+
+
+def unpack(a):
+    """(card, turn, corner cell) of a placement action."""
+    return a >> 10, (a >> 8) & 3, a & 255
+
+
+def bot_players(options):
+    """The seats the board plays: the last `board` ones."""
+    n = options.get("players", OPTIONS[0][1][0])
+    k = min(options.get("board", 0), n)
+    return list(range(n - k, n))
+
+
+def bot_move(state, rng, level="strong"):
+    """The board's choice for the seat to act (its rng: the engine's seeded source)."""
+    from cheesefw.games import gatenkaas_bot
+
+    return gatenkaas_bot.choose(state, rng, level)
+
+
+class State:
+    """One game of Gatenkaas, driven by actions and chance outcomes."""
+
+    def __init__(self, rules, options=None):
+        self.deck = deck = check_table(rules)
+        self.options = _choose_options(options, rules["players"])
+        self.hand_size = rules["hand"]
+        self.supply = rules["cheese"]
+        self.tally_ids = rules["side_spaces"]  # per seat a row of pixels: its cheese
+        n = self.options["players"]
+        self.layout = Layout(deck)
+        self._log = bytearray()  # two bytes an action (see history)
+        # Setup: "Place the start card ... face up in the middle of the table".
+        self.laid = []  # the placements on the table, in the order laid (the start card first)
+        self.where = bytearray(deck.size)
+        self._lay(placement(0, deck.start[1], deck.start[2], deck.start[3], deck.cols))
+        out = rules["cats_out"].get(str(n), 0)
+        for c in range(deck.cats, deck.cats - out, -1):
+            self.where[c] = REMOVED  # the last cat cards of the table go out
+        self.phase = DEAL
+        self.player = 0  # at DEAL: whose card comes next; at PLAY/DRAW: the seat on turn
+        self.dealt = 0
+        self.cheese = [0] * n
+        self._legal_at = -1  # len(history) when _legal_cache was computed
+        self._legal_cache = []
+
+    # -- the contract ------------------------------------------------------------------------
+
+    @property
+    def history(self):
+        """The actions and chance outcomes applied, decoded on demand (two bytes each)."""
+        log = self._log
+        return History(lambda: len(log) // 2,
+                       lambda: (log[i] << 8 | log[i + 1] for i in range(0, len(log), 2)),
+                       lambda c: c)
+
+    def num_players(self):
+        return self.options["players"]
+
+    def chance_is_roll(self):
+        """No die in this game: the shuffle, the deal, the draws and the lot are never shown."""
+        return False
+
+    def roller(self):
+        return self.player
+
+    def current_player(self):
+        if self.phase in (DEAL, LOT, DRAW):
+            return CHANCE
+        return TERMINAL if self.phase == OVER else self.player
+
+    def chance_outcomes(self):
+        """Sorted (outcome, probability): a card of the shuffled pile, or a seat by lot."""
+        if self.phase == LOT:
+            n = self.num_players()
+            return [(s, 1 / n) for s in range(n)]
+        if self.phase in (DEAL, DRAW):
+            pile = self.pile()
+            return [(c, 1 / len(pile)) for c in pile]
+        return []
+
+    def legal_actions(self):
+        """The sorted legal placements of the player on turn; DISCARD + card when none."""
+        if self.phase != PLAY:
+            return []
+        if self._legal_at != len(self._log):
+            hand = self.hand(self.player)
+            legal = placements(self, hand)
+            self._legal_cache = legal if len(legal) else [DISCARD + c for c in hand]
+            self._legal_at = len(self._log)
+        return self._legal_cache
+
+    def apply_action(self, a):
+        """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
+        self._check(a)
+        self._log.append(a >> 8)
+        self._log.append(a & 255)
+        phase = self.phase
+        n = self.num_players()
+        if phase == DEAL:
+            self.where[a] = HAND + self.player
+            self.dealt += 1
+            self.player = self.dealt % n
+            if self.dealt == n * self.hand_size:
+                self.phase = LOT
+        elif phase == LOT:
+            self.player = a
+            self.phase = PLAY
+        elif phase == DRAW:
+            self.where[a] = HAND + self.player
+            self._next_player()
+        elif a >= DISCARD:
+            self.where[a - DISCARD] = OUT
+            self._after_play()
+        else:
+            card, turn, cell = unpack(a)
+            # "the owners of the mice that are visible through the holes ... receive 1 piece of
+            # cheese" (cat cards alike: "as usual, each receives 1 piece of cheese")
+            for k in self.layout.seen_through(card, cell, turn):
+                if k < n and sum(self.cheese) < self.supply:
+                    self.cheese[k] += 1
+            self._lay(a)
+            self._after_play()
+
+    def action_player(self, a):
+        return self.current_player()
+
+    def is_terminal(self):
+        return self.phase == OVER
+
+    def points(self):
+        """Per seat: "the pieces of cheese" + "1 point for each visible mouse in their colour"."""
+        seen = self.layout.count_seen(4)
+        return [self.cheese[s] + seen[s] for s in range(self.num_players())]
+
+    def winners(self):
+        """The most points; "In case of a tie, the player with the most pieces of cheese wins"."""
+        if self.phase != OVER:
+            return []
+        points = self.points()
+        best = [s for s in range(len(points)) if points[s] == max(points)]
+        most = max(self.cheese[s] for s in best)
+        return [s for s in best if self.cheese[s] == most]
+
+    def ranking(self):
+        """Seats from first to last by (points, cheese); equal seats by seat number."""
+        points = self.points()
+        return sorted(range(len(points)), key=lambda s: (-points[s], -self.cheese[s], s))
+
+    def group(self, a):
+        """The hand card action `a` lays (or sets aside): a long press of next skips to the
+        next card's placements."""
+        return a - DISCARD if a >= DISCARD else a >> 10
+
+    def private(self):
+        """True while the legal actions show the hand of the seat on turn, which the others
+        may not see (the engine then shows them only while that player holds a button)."""
+        return self.phase == PLAY and self.options["hands"] == "hidden"
+
+    def hint(self, a):
+        """What to light for action `a`: the card as a ghost on the cells it would cover."""
+        self._check(a)
+        if self.phase != PLAY:  # never name the card drawn: it is face down
+            return {"spaces": [], "text": "draw" if self.phase != LOT else "lot"}
+        if a >= DISCARD:
+            return {"spaces": [], "text": "discard card %d" % (a - DISCARD), "mark": "discard"}
+        card, turn, cell = unpack(a)
+        d = self.deck
+        face = d.faces[card]
+        cells = self.layout.cells_of(cell, turn)
+        body = "cat" if d.is_cat(card) else "ghost"
+        ghost = []
+        for i in range(len(face)):
+            kind = face[i]
+            ghost.append([d.cell_id(cells[i]), "ghost-hole" if kind == 1 else
+                          _COLOUR_KEYS[kind - MOUSE] if kind >= MOUSE else body])
+        blocked = self.layout.judge(card, cell, turn)
+        fed = len(self.layout.seen_through(card, cell, turn))
+        return {"spaces": sorted(g[0] for g in ghost), "ghost": sorted(ghost),
+                "text": "%s %d: blocks %d, feeds %d" % ("cat" if d.is_cat(card) else "card",
+                                                        card, blocked, fed)}
+
+    def view(self):
+        """The table as one sees it (never a hand nor the pile's order), and the counters."""
+        d = self.deck
+        lay = self.layout
+        cell_id = d.cell_id
+        marks = []  # (space, kind) tuples
+        for c in range(d.n):
+            if lay.seen[c]:
+                kind = _COLOUR_KEYS[lay.seen[c] - 1]  # a mouse: its seat's palette key
+            elif lay.shown[c]:
+                card = lay.shown[c] - 1
+                kind = "cat" if d.is_cat(card) else _BODIES[card % 3]
+            else:
+                continue
+            marks.append((cell_id(c), kind))
+        per = len(self.tally_ids) // 4
+        for s in range(self.num_players()):
+            for j in range(min(self.cheese[s], 2 * per)):  # past a full row: a second lap
+                marks.append((self.tally_ids[s * per + j % per], _COLOUR_KEYS[s] if j < per
+                              else "lap"))
+        marks.sort()
+        return {"turn": self.current_player(), "pieces": [], "marks": marks, "dice": [],
+                "status": self.status()}
+
+    def status(self):
+        """The counters: cheese and points per seat, the pile, the hands' sizes, the supply."""
+        pile = len(self.pile())
+        return {
+            "cheese": list(self.cheese),
+            "points": self.points(),
+            "pile": pile,
+            "hands": [len(self.hand(s)) for s in range(self.num_players())],
+            "supply": self.supply - sum(self.cheese),
+            "meter": [pile, self.deck.size],
+        }
+
+    def to_dict(self):
+        d = {"options": dict(self.options), "history": list(self.history),
+             "laid": list(self.laid), "where": list(self.where)}
+        for key in _FIELDS:
+            value = getattr(self, key)
+            d[key] = list(value) if type(value) is list else value
+        return d
+
+    @classmethod
+    def from_dict(cls, rules, d):
+        """The state saved by to_dict: its history replayed, then checked against its fields."""
+        try:
+            s = cls(rules, d["options"])
+            for a in d["history"]:
+                s.apply_action(a)
+            again = s.to_dict()
+            wrong = [k for k in _FIELDS + ["laid", "where"] if again[k] != d[k]]
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError("gatenkaas: state expected the fields of to_dict, got %r"
+                             % (e,)) from None
+        if wrong:
+            raise ValueError("gatenkaas: state expected fields that its history gives, got "
+                             "others in %r" % (wrong,))
+        return s
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def hand(self, seat):
+        """The cards in a seat's hand, sorted (hidden information: never in view())."""
+        mine = HAND + seat
+        return [c for c in range(self.deck.size) if self.where[c] == mine]
+
+    def pile(self):
+        """The cards of the face-down pile, sorted by id (their order is the chance nodes')."""
+        return [c for c in range(self.deck.size) if self.where[c] == PILE and c]
+
+    def _lay(self, a):
+        card, turn, cell = unpack(a)
+        self.layout.lay(card, cell, turn)
+        self.laid.append(a)
+        self.where[card] = TABLE
+
+    def _after_play(self):
+        """"They draw a new card" -- "Drawing a card lapses as soon as the face-down pile is
+        empty"; the game ends when the pile is empty and nobody has any cards left in hand."""
+        if self.pile():
+            self.phase = DRAW
+        else:
+            self._next_player()
+
+    def _next_player(self):
+        n = self.num_players()
+        for step in range(1, n + 1):  # clockwise, past seats whose hands are played out
+            seat = (self.player + step) % n
+            if self.hand(seat):
+                self.player = seat
+                self.phase = PLAY
+                return
+        self.phase = OVER
+
+    def _check(self, a):
+        """ValueError unless `a` is a legal action or chance outcome now."""
+        if self.phase in (DEAL, LOT, DRAW):
+            ok = [o for o, _ in self.chance_outcomes()]
+        else:
+            ok = self.legal_actions()
+        if type(a) is not int or a not in ok:
+            raise ValueError("gatenkaas: %s expected one of %d legal %s, got %r"
+                             % (self.phase, len(ok), "outcomes" if self.phase != PLAY
+                                else "placements", a))
+
+
+def _choose_options(options, players):
+    chosen = {}
+    for key, values in OPTIONS:
+        chosen[key] = values[0]
+    for key in options or {}:
+        allowed = [v for k, v in OPTIONS if k == key]
+        value = options[key]
+        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
+            want = allowed[0] if allowed else [k for k, _ in OPTIONS]
+            raise ValueError("gatenkaas: option %r expected one of %r, got %r"
+                             % (key, want, value))
+        chosen[key] = value
+    if not players["min"] <= chosen["players"] <= players["max"]:
+        raise ValueError("gatenkaas: option 'players' expected %d..%d (rules.players), got %d"
+                         % (players["min"], players["max"], chosen["players"]))
+    return chosen

@@ -1,0 +1,125 @@
+"""Where a Gatenkaas hand may be laid: the legal placements, and the cat card's rule.
+
+Placements are found a turn at a time: the layout's `over(turn)` gives every corner cell
+where a card would lie on the table and on no cat card, with the seen mice it would lie on
+as a bit mask; a mouse card's non-hole cells (`Deck.solid`) then say at once how many it
+blocks. The cat card's rule looks for one place where an unplayed mouse card could still go.
+"""
+
+from cheesefw.games.gatenkaas_deck import HAND, PILE
+from cheesefw.games.gatenkaas_layout import POP, Codes
+
+
+def placements(state, hand):
+    """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell).
+
+    Counted first, then written into a buffer of exactly their size: a buffer grown a
+    placement at a time leaves a trail of freed blocks that fragments a small heap."""
+    lay = state.layout
+    d = state.deck
+    spots = []  # per turn: (corner cell, mask) byte pairs, so each turn is scanned once
+    for turn in range(4):
+        pairs = bytearray()
+        for spot in lay.over(turn):
+            pairs.append(spot >> 8)
+            pairs.append(spot & 255)
+        spots.append(pairs)
+    cat_ok = [None] * 4  # per turn, per spot: may a cat card go there (the same for all four)
+    witnesses = None  # where unplayed mouse cards could go now
+    for card in hand:
+        if d.is_cat(card):
+            for turn in d.turns[card]:
+                if cat_ok[turn] is None:
+                    if witnesses is None:
+                        witnesses = spread(state, mouse_spots(state, spots))
+                    pairs = spots[turn]
+                    ok = cat_ok[turn] = bytearray(len(pairs) // 2)
+                    for i in range(len(ok)):
+                        ok[i] = leaves_a_move(state, pairs[2 * i], turn, witnesses)
+    found = None
+    for fill in (False, True):  # count, then write
+        n = 0
+        for card in hand:
+            solid = d.solid[card]
+            cat = d.is_cat(card)
+            for turn in d.turns[card]:
+                pairs = spots[turn]
+                high = card * 4 + turn
+                for i in range(0, len(pairs), 2):
+                    if cat:  # "A cat card may block an unlimited number of mice"
+                        ok = cat_ok[turn][i // 2]
+                    else:  # "they must block at least 1 mouse, but no more than 2 mice"
+                        ok = 1 <= POP[pairs[i + 1] & solid] <= 2
+                    if ok:
+                        if fill:
+                            found[n] = high
+                            found[n + 1] = pairs[i]
+                        n += 2
+        if not fill:
+            found = bytearray(n)
+    return Codes(found)
+
+
+def leaves_a_move(state, cell, turn, witnesses):
+    """"It is not allowed to place a cat card in such a way that it becomes impossible for
+    the following player(s) to continue": after it, some mouse card not yet played (in a
+    hand or the pile: public knowledge) must still have a legal place, if one had before.
+
+    A cat card only turns the cells it covers into cat cells, so the places left after it are
+    the places now (`witnesses`) that do not touch it: one such place is enough."""
+    if not witnesses:
+        return True  # nobody could go on before: the cat card takes nothing away
+    d = state.deck
+    w, h = d.span(turn)
+    col, row = cell % d.cols, cell // d.cols
+    for j in range(0, len(witnesses), 2):
+        wcell, wturn = witnesses[j], witnesses[j + 1]
+        ww, wh = d.span(wturn)
+        wcol, wrow = wcell % d.cols, wcell // d.cols
+        if wcol >= col + w or col >= wcol + ww or wrow >= row + h or row >= wrow + wh:
+            return True
+    return False
+
+
+def spread(state, witnesses):
+    """The witnesses reordered with the farthest apart first (leftmost, rightmost, top,
+    bottom): most cat placements then find one clear of them at the first or second look."""
+    d = state.deck
+    n = len(witnesses) // 2
+    if n < 3:
+        return witnesses
+    cols = [witnesses[2 * i] % d.cols for i in range(n)]
+    rows = [witnesses[2 * i] // d.cols for i in range(n)]
+    first = sorted({cols.index(min(cols)), cols.index(max(cols)), rows.index(min(rows)),
+                    rows.index(max(rows))})
+    out = bytearray()
+    for i in first + [i for i in range(n) if i not in first]:
+        out.extend(witnesses[2 * i:2 * i + 2])
+    return out
+
+
+def mouse_spots(state, spots):
+    """The places (corner cell, turn: byte pairs) where some unplayed mouse card could be
+    laid; `spots` holds, per turn, the (corner cell, mask) pairs of the layout's over()."""
+    d = state.deck
+    solids = []
+    for card in range(d.cats + 1, d.size):
+        if (state.where[card] == PILE or state.where[card] >= HAND) and \
+                d.solid[card] not in solids:
+            solids.append(d.solid[card])
+    out = bytearray()
+    fits = bytearray(256)  # per mask met so far: 1 some unplayed card fits, 2 none does
+    for turn in range(4):
+        pairs = spots[turn]
+        for i in range(0, len(pairs), 2):
+            m = pairs[i + 1]
+            if not fits[m]:
+                fits[m] = 2
+                for solid in solids:
+                    if 1 <= POP[m & solid] <= 2:
+                        fits[m] = 1
+                        break
+            if fits[m] == 1:
+                out.append(pairs[i])
+                out.append(turn)
+    return out

@@ -1,0 +1,143 @@
+"""Gatenkaas on the board: whole games by buttons (CPython engine with its clock), the hand
+shown only while its player holds roll, the ghost of the card on offer, the counters, a
+power cut, the log. The same on the MicroPython virtual board is in test_vboard_games.py."""
+
+import json
+import random
+
+from engine_driver import CpuTable, MemoryBoard, choose_options, load_profile, play_with_buttons
+
+from cheesefw.engine.draw import Painter
+
+PICO16 = load_profile("pico16")
+
+
+def table(seed=3):
+    return CpuTable(MemoryBoard(seed=seed, profile=PICO16))
+
+
+def test_a_whole_3_player_game_with_buttons_only():
+    t = table()
+    choose_options(t, "gatenkaas", {"players": 3})
+    rng = random.Random(1)
+    presses = play_with_buttons(t, lambda s: rng.randrange(min(s["choices"], 40)))
+    over = t.state()
+    assert over["wait"] == "over" and over["winners"] and presses > 28
+    assert over["status"]["pile"] == 0 and over["status"]["hands"] == [0, 0, 0]
+    points = over["status"]["points"]
+    assert max(points) == points[over["winners"][0]]
+
+
+def test_the_hand_shows_only_while_its_player_holds_roll():
+    t = table()
+    choose_options(t, "gatenkaas", {"players": 3})
+    s = t.state()
+    assert s["wait"] == "decide" and s["private"] is True and "offer" not in s
+
+    def frame_at_blink_on():
+        t.wait(500 - t.board.now % 500)
+        return bytes(t.frame)
+
+    hidden = frame_at_blink_on()
+    t.press("next")
+    assert t.state()["refused"] == 1  # nobody sees the choice: refused
+    assert frame_at_blink_on() == hidden
+    t.hold("roll")
+    s = t.state()
+    assert s["private"] is False and s["offer"] and s["choices"] > 1
+    assert frame_at_blink_on() != hidden  # the ghost of the card on offer
+    t.release("roll")
+    assert "offer" not in t.state() and frame_at_blink_on() == hidden
+
+
+def test_open_hands_need_no_button():
+    t = table()
+    choose_options(t, "gatenkaas", {"players": 2, "hands": "open"})
+    s = t.state()
+    assert "private" not in s and s["offer"]
+
+
+def test_the_ghost_shows_the_card_on_offer_over_the_table():
+    from cheesefw.games import gatenkaas
+
+    rules = json.loads(MemoryBoard().read_file("rules/gatenkaas.json"))
+    s = gatenkaas.State(rules, {"players": 2})
+    for c in (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1):  # seat 1 holds 6, 8, .. and starts
+        s.apply_action(c)
+    a = gatenkaas.placement(6, 6, 5, 0, 16)  # "o.y / ..o" on the start card
+    hint = s.hint(a)
+    assert hint["ghost"] == sorted([["g6", "ghost-hole"], ["h6", "ghost"], ["i6", "2"],
+                                    ["g7", "ghost"], ["h7", "ghost"], ["i7", "ghost-hole"]])
+    painter = Painter(PICO16, "gatenkaas", rules["palette"])
+    frame = bytearray(3 * 256)
+    painter.paint(frame, s.view(), 0, 2, hint)  # blink on
+
+    def rgb(space):
+        i = 3 * PICO16["maps"]["gatenkaas"][space][0]
+        return list(frame[i:i + 3])
+
+    pal = rules["palette"]
+    assert rgb("i6") == pal["2"] and rgb("h6") == pal["ghost"] and rgb("g6") == pal["ghost-hole"]
+    painter.paint(frame, s.view(), 250, 2, hint)  # blink off: the table beneath
+    assert rgb("g6") == pal["0"] and rgb("i6") == pal["1"]
+
+
+def test_cheese_tallies_and_the_pile_meter():
+    from cheesefw.games import gatenkaas
+
+    rules = json.loads(MemoryBoard().read_file("rules/gatenkaas.json"))
+    s = gatenkaas.State(rules, {"players": 2})
+    for c in (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1):  # seat 1 holds 6, 8, .. and starts
+        s.apply_action(c)
+    s.cheese = [3, 10]
+    marks = dict(s.view()["marks"])
+    assert [marks.get("t0" + k) for k in "abcd"] == ["0", "0", "0", None]
+    assert [marks.get("t1" + k) for k in "abch"] == ["lap", "lap", "1", "1"]  # 10 = 8 + 2
+    assert s.view()["status"]["meter"] == [18, 29]
+
+
+def test_a_power_cut_resumes_at_the_last_move_and_the_log_hides_the_deal():
+    board = MemoryBoard(seed=5, profile=PICO16)
+    t = CpuTable(board)
+    choose_options(t, "gatenkaas", {"players": 3})
+    for _ in range(4):
+        t.hold("roll")
+        t.press("next")
+        t.press("ok")
+        t.release("roll")
+    before = t.state()
+    log = t.engine.log(0)
+    assert log["moves"][:15] == ["?"] * 15  # the deal: hidden until the game is over
+    again = CpuTable(MemoryBoard(files=board.files, seed=5, profile=PICO16))
+    after = again.state()
+    assert after["mode"] == "play" and after["moves"] == before["moves"] > 20
+    assert after["status"] == before["status"]
+    assert again.engine.log(0) == log
+
+
+def test_a_long_press_of_next_jumps_to_the_next_cards_placements():
+    t = table()
+    choose_options(t, "gatenkaas", {"players": 2, "hands": "open"})
+    scene = t.engine.scene
+    cards = sorted({a >> 10 for a in scene.choices})
+    assert len(cards) >= 2 and scene.choices[scene.cursor] >> 10 == cards[0]
+    t.press("next")  # a long press begins as a press
+    t.board.now += 800
+    t.engine.on_button("next", "long", t.board.now)
+    assert scene.choices[scene.cursor] >> 10 == cards[1]
+    first = [a for a in scene.choices if a >> 10 == cards[1]][0]
+    assert scene.choices[scene.cursor] == first
+    t.engine.on_button("prev", "long", t.board.now)
+    assert scene.choices[scene.cursor] == scene.choices[0]  # back to the first card's first
+
+
+def test_the_board_plays_every_seat_it_is_given_to_the_end():
+    t = table(seed=8)
+    choose_options(t, "gatenkaas", {"players": 2, "board": 2})
+    for _ in range(200):
+        if t.state()["wait"] == "over":
+            break
+        assert t.state()["wait"] == "bot"
+        t.wait(900)
+    over = t.state()
+    assert over["wait"] == "over" and over["status"]["hands"] == [0, 0]
