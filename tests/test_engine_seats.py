@@ -31,7 +31,8 @@ def test_after_the_options_each_seat_is_a_person_or_the_board():
     table = CpuTable(MemoryBoard(seed=3))
     steps = menu_steps(table, "gouda", {"players": 3, "seat1": "board", "seat2": "beginner"})
     assert steps[-3:] == ["seat0", "seat1", "seat2"]
-    assert steps[:-3] == ["players", "powers", "markers", "festival", "extra_cheese"]
+    assert steps[:-3] == ["players", "placement", "powers", "markers", "festival",
+                          "extra_cheese"]
     state = table.state()
     assert state["mode"] == "play" and state["board"] == [1, 2]
     assert table.engine.scene.levels == {1: "strong", 2: "beginner"}

@@ -98,8 +98,8 @@ def test_gouda_powers_are_counted_with_who_played_them(tmp_path):
     powers = report["powers"]
     assert set(powers) <= {"cancel", "downgrade", "extra", "reroll", "transfer", "upgrade"}
     assert sum(p["plays"] for p in powers.values()) > 25
-    assert report["options"] == {"players": 3, "powers": True, "markers": 3, "festival": False,
-                                 "extra_cheese": False}
+    assert report["options"] == {"players": 3, "placement": "together", "powers": True,
+                                 "markers": 3, "festival": False, "extra_cheese": False}
 
 
 def test_wilson_interval_and_two_rate_test_by_hand():
