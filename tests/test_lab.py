@@ -131,6 +131,19 @@ def test_the_dask_path_gives_the_local_records(tmp_path):
     assert remote == local and len(local) == 30
 
 
+@pytest.mark.parametrize("game", ["kalle", "katz"])
+def test_a_small_sweep_of_the_board_s_players(tmp_path, game):
+    report, out = lab(tmp_path, game, game, "--games", "20", "--players", "strong,beginner",
+                      "--jobs", "1")
+    assert report["games"] == 20 and report["kinds"] == ["strong", "beginner"]
+    assert report["options"] == {"players": 2}
+    won = report["kinds_won"]
+    # Measured (seed 1): 17 of 20 for the strong player in both games, 5 (kalle) and 3 (katz)
+    # for the beginner.
+    assert won["strong"]["wins"] > won["beginner"]["wins"]
+    assert len((out / "games.csv").read_text().splitlines()) == 21
+
+
 def test_a_seat_the_game_s_options_give_the_board_is_played_by_the_board():
     spec = {"game": "kitchen", "rules": json.loads((ROOT / "firmware/rules/kitchen.json")
                                                    .read_text()),
