@@ -89,9 +89,17 @@ def test_the_beginner_beats_random_players_by_far(options):
 
 
 def test_the_strong_player_beats_the_beginner_without_powers():
-    # Measured over 200 seeded games: 129 won (64.5 %); 55 % of 200 is three standard errors
-    # below that.
+    # With the rulebook's placement (all of a player's mice on one start space) the setup
+    # gives the strong player nothing more than joining the others' space, so its lead comes
+    # from the race itself. Measured over 1200 seeded games (seeds 0-5, 200 each): 685 won
+    # (57.1 %), this test's 200: 116. 110 of 200 (55 %) keeps the old bar.
     assert wins_of("strong", "beginner", {}, 200) >= 110
+
+
+def test_the_strong_player_beats_the_beginner_placing_each_mouse():
+    # With placement "each" the strong player stacks its mice (more dice per roll) where the
+    # beginner scatters them. Measured: 121 of 200 (60.5 %).
+    assert wins_of("strong", "beginner", {"placement": "each"}, 200) >= 110
 
 
 def test_the_strong_player_beats_the_beginner_with_powers():

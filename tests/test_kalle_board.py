@@ -211,7 +211,7 @@ def test_the_searcher_never_looks_where_the_rat_is():
 
 def test_the_board_plays_a_seat_with_the_engine():
     table = CpuTable(MemoryBoard(seed=4))
-    choose_options(table, "kalle", {"players": 2, "board_seats": 1})
+    choose_options(table, "kalle", {"players": 2, "seat1": "board"})
     bot_turns = 0
     pick = pick_some(4)
     for _ in range(3000):

@@ -399,16 +399,14 @@ def test_last_chance_nobody_right_the_starter_turns_a_card():
     assert s.cheese == [1, 0, 0]
 
 
-# -- Options and the board's seats ----------------------------------------------------------
+# -- Options ---------------------------------------------------------------------------------
 
-def test_options_and_the_seats_the_board_plays():
-    assert kalle.bot_players({"players": 3, "board_seats": 1}) == [2]
-    assert kalle.bot_players({"players": 2}) == []
-    # The menu offers 0..5 whatever the players: more seats than there are is all of them.
-    assert kalle.bot_players({"players": 2, "board_seats": 3}) == [0, 1]
-    assert kalle.State(RULES, {"players": 2, "board_seats": 3}).num_players() == 2
-    with pytest.raises(ValueError, match="board_seats"):
-        kalle.State(RULES, {"players": 2, "board_seats": 6})
+def test_options_are_the_players_only_the_board_s_seats_are_the_menu_s():
+    assert [k for k, _ in kalle.OPTIONS] == ["players"]
+    assert not hasattr(kalle, "bot_players")  # the menu's seat step asks every seat
+    assert kalle.State(RULES, {"players": 3}).num_players() == 3
+    with pytest.raises(ValueError, match="board_seats"):  # the old option is gone
+        kalle.State(RULES, {"players": 2, "board_seats": 1})
     with pytest.raises(ValueError, match="players"):
         kalle.State(RULES, {"players": 6})
 
@@ -427,5 +425,4 @@ def test_the_rules_document_names_every_rule_test_and_only_tests_that_exist():
         assert "def %s(" % name in source or "%s = " % name in source, name
     here = set(re.findall(r"^def (test_\w+)\(", Path(__file__).read_text(), re.M))
     here.discard("test_the_rules_document_names_every_rule_test_and_only_tests_that_exist")
-    here.discard("test_options_and_the_seats_the_board_plays")
     assert here <= {name for short, name in named if short == "R"}

@@ -141,9 +141,10 @@ def test_a_whole_three_player_game_with_the_buttons_only():
 
 def test_the_board_plays_its_seats_itself():
     table = CpuTable(MemoryBoard(seed=5))
-    choose_options(table, "katz", {"players": 2, "board": 1})
+    choose_options(table, "katz", {"players": 2, "seat1": "board"})  # the menu's seat step
+    assert table.state()["board"] == [1]
     seen = set()
-    for _ in range(400):
+    for _ in range(3000):
         s = table.state()
         if s["wait"] == "over":
             break
@@ -157,6 +158,7 @@ def test_the_board_plays_its_seats_itself():
             assert s["turn"] == 0  # the board never waits for buttons on its own seat
             table.press("ok")
     assert (1, "bot") in seen
+    assert table.state()["wait"] == "over" and table.state()["winners"]  # a whole game
 
 
 def test_a_button_that_means_nothing_now_is_refused_with_the_signal_and_changes_nothing():

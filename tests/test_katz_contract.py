@@ -29,10 +29,10 @@ def random_game(seed, players=3, stop=None):
 
 def test_the_module_has_the_contract_names():
     assert "katz" in GAMES and katz.NAME == "katz"
-    assert [k for k, _ in katz.OPTIONS] == ["players", "board"]
+    assert [k for k, _ in katz.OPTIONS] == ["players"]
     assert callable(katz.check_table) and callable(katz.bot_move)
     s = katz.State(RULES, {})
-    assert s.num_players() == 2 and s.options == {"players": 2, "board": 0}
+    assert s.num_players() == 2 and s.options == {"players": 2}
     assert s.chance_is_roll() and s.current_player() == CHANCE
     assert s.chance_outcomes() == [(f, 1 / 6) for f in (1, 2, 3, 4, 5, "clover")]
 

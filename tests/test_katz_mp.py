@@ -12,7 +12,7 @@ import gc, json
 from cheesefw.games import katz, CHANCE
 from cheesefw.engine.rng import Rng
 rules = json.load(open(RULES))
-s = katz.State(rules, {"players": 6, "board": 6})
+s = katz.State(rules, {"players": 6})
 rules = None
 gc.collect()
 start = gc.mem_alloc()
@@ -56,7 +56,7 @@ from quiet_board import QuietBoard
 from cheesefw.engine import core
 board = QuietBoard(json.load(open(PROFILE)))
 engine = core.Engine(board)
-engine.start_game("katz", {"players": 3, "board": 1})
+engine.start_game("katz", {"players": 3}, [[2, "strong"]])
 print(sorted(m for m in sys.modules if m.startswith("cheesefw.games")))
 """
 

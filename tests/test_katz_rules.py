@@ -332,7 +332,7 @@ def test_options_and_tables_that_cannot_be_played_are_refused():
         katz.State(small, {"players": 4})
 
 
-def test_the_board_plays_the_last_seats_it_is_given():
-    assert katz.bot_players({"players": 4, "board": 1}) == [3]
-    assert katz.bot_players({"players": 3, "board": 0}) == []
-    assert katz.bot_players({"players": 2, "board": 6}) == [0, 1]
+def test_the_board_s_seats_are_the_menu_s_not_an_option():
+    assert not hasattr(katz, "bot_players")  # the menu's seat step asks every seat
+    with pytest.raises(ValueError, match="board"):  # the old option is gone
+        katz.State(RULES, {"players": 2, "board": 1})

@@ -28,6 +28,7 @@ CASES = [
     (["gouda", "--games", "0"], ["--games", "at least 1"]),
     (["gouda", "--players", "genius"], ["genius", "random"]),
     (["kitchen", "--option", "short_game=maybe"], ["short_game", "true"]),
+    (["katz", "--option", "board=1"], ["board", "players"]),  # the menu's seat step now
     (["gouda", "--rules", "BAD"], ["dice.n"]),
     (["gouda", "--rules", "missing.json"], ["missing.json", "cannot read"]),
     (["gouda", "--against-option", "powers=often"], ["powers"]),

@@ -93,13 +93,23 @@ def react(state, rng, seats, level="strong"):
 
 
 def _place(state, rng, legal, level):
-    """Setup: beginners anywhere; strong joins its own mice (more dice for its rolls)."""
+    """Setup: beginners anywhere; strong joins its own mice, then the others' (more dice for
+    its rolls: a straggler left on a crowded start space still rolls five dice). With the
+    default placement, where all of a player's mice go on one space, joining the others wins
+    about two games in a hundred more than a random space (measured in test_gouda_bot.py)."""
     if level == "beginner":
         return legal[rng.below(len(legal))]
     b = state._b
     n = state.n
     me = state.current_player()
-    scores = [state.cnt[b.ids.index(a[1]) * n + me] for a in legal]
+    cnt = state.cnt
+    scores = []
+    for a in legal:
+        at = b.ids.index(a[1]) * n
+        mice = 0
+        for q in range(n):
+            mice += cnt[at + q]
+        scores.append(cnt[at + me] * 64 + mice)  # own mice first (at most 30 on a space)
     return _best(rng, legal, scores)
 
 

@@ -21,8 +21,7 @@ from cheesefw.games.kalle_table import Grid, check_rules, choose_options
 NAME = "kalle"
 OPTIONS = (
     ("players", (2, 3, 4, 5)),
-    ("board_seats", (0, 1, 2, 3, 4, 5)),  # the board plays this many seats, the last ones
-)
+)  # which seats the board plays (bot_move) is the menu's seat step, for every game
 
 RAT = 0  # card kinds: 0 the rat, 1.. the animals in the table's order
 KEEP = "keep"  # the starter swaps nothing ("can swap": a swap is allowed, not required)
@@ -52,13 +51,6 @@ def check_table(rules):
     except (TypeError, KeyError, IndexError, AttributeError) as e:
         raise ValueError("kalle rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
     return grid
-
-
-def bot_players(options):
-    """The seats the board plays: the last `board_seats` of them (all, when that is more)."""
-    n = options.get("players", OPTIONS[0][1][0])
-    k = options.get("board_seats", 0)
-    return list(range(max(0, n - k), n)) if type(k) is int and k > 0 else []
 
 
 def bot_move(state, rng, level="strong"):

@@ -22,8 +22,7 @@ from cheesefw.games.katz_table import CLOVER, Track
 NAME = "katz"
 OPTIONS = (
     ("players", (2, 3, 4, 5, 6)),
-    ("board", (0, 1, 2, 3, 4, 5, 6)),  # how many seats the board plays: the last ones, all at most
-)
+)  # which seats the board plays (bot_move) is the menu's seat step, for every game
 
 ROLL = "roll"  # chance: the player to act rolls the die
 MOVE = "move"  # the player moves one free mouse
@@ -37,13 +36,6 @@ def check_table(rules):
         return Track(rules)
     except (TypeError, KeyError, IndexError, AttributeError) as e:
         raise ValueError("katz rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
-
-
-def bot_players(options):
-    """The seats the board plays: the last `board` of them."""
-    players = options.get("players", OPTIONS[0][1][0])
-    board = options.get("board", 0)
-    return list(range(max(0, players - board), players))
 
 
 def bot_move(state, rng, level="strong"):
