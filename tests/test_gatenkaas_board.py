@@ -132,8 +132,8 @@ def test_a_long_press_of_next_jumps_to_the_next_cards_placements():
 
 
 def test_the_board_plays_every_seat_it_is_given_to_the_end():
-    t = table(seed=8)
-    choose_options(t, "gatenkaas", {"players": 2, "board": 2})
+    t = table(seed=8)  # both seats the board's, as the menu's seat step gives them
+    choose_options(t, "gatenkaas", {"players": 2, "seat0": "board", "seat1": "board"})
     for _ in range(200):
         if t.state()["wait"] == "over":
             break

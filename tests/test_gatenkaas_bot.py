@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from cheesefw.engine.rng import Rng
 from cheesefw.games import CHANCE, gatenkaas
 
@@ -39,7 +41,8 @@ def test_the_strong_player_scores_better_than_a_random_one():
     assert beginner > random
 
 
-def test_bot_players_are_the_last_seats_the_options_give_the_board():
-    assert gatenkaas.bot_players({"players": 3}) == []
-    assert gatenkaas.bot_players({"players": 3, "board": 2}) == [1, 2]
-    assert gatenkaas.bot_players({"players": 2, "board": 3}) == [0, 1]
+def test_the_board_s_seats_are_the_menu_s_not_an_option():
+    assert not hasattr(gatenkaas, "bot_players")  # the menu's seat step asks, seat by seat
+    assert "board" not in dict(gatenkaas.OPTIONS)
+    with pytest.raises(ValueError):
+        gatenkaas.State(RULES, {"players": 3, "board": 2})

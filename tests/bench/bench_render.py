@@ -31,7 +31,7 @@ TARGET = 3.0
 GAMES = (
     ("gouda", {"players": 6, "powers": True, "markers": 3, "festival": False,
                "extra_cheese": False}),
-    ("gatenkaas", {"players": 4, "hands": "open", "board": 0}),  # open: its ghost is drawn
+    ("gatenkaas", {"players": 4, "hands": "open"}),  # open: its ghost is drawn
 )
 
 # Runs on the VM, in a firmware image (.mpy, as flashed) with the largest profile.

@@ -28,7 +28,6 @@ NAME = "gatenkaas"
 OPTIONS = (
     ("players", (3, 4, 2)),
     ("hands", ("hidden", "open")),  # "open": every hand may be seen (for children)
-    ("board", (0, 1, 2, 3)),  # how many seats, the last ones, the board plays
 )
 
 DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
@@ -65,13 +64,6 @@ def placement(card, col, row, turn, cols):
 def unpack(a):
     """(card, turn, corner cell) of a placement action."""
     return a >> 10, (a >> 8) & 3, a & 255
-
-
-def bot_players(options):
-    """The seats the board plays: the last `board` ones."""
-    n = options.get("players", OPTIONS[0][1][0])
-    k = min(options.get("board", 0), n)
-    return list(range(n - k, n))
 
 
 def bot_move(state, rng, level="strong"):
