@@ -45,7 +45,7 @@ for seed in %(seeds)r:
         if a not in legal:
             raise SystemExit("illegal: %%r not in %%r" %% (a, legal))
         st.apply_action(a)
-    print(json.dumps([seed, kinds, st.winners(), moves, len(st.history), list(st.history)[-40:]]))
+    print(json.dumps([seed, kinds, st.winners(), moves, len(st.history), st.history[-40:]]))
 """
 
 
