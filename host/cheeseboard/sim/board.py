@@ -202,13 +202,19 @@ class VirtualBoard:
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
 
-    def _vm_exited(self):
-        """The VM's stdout closed: a soft reboot, a crash, or the power going."""
+    def _vm_exited(self, proc):
+        """proc's stdout closed: a soft reboot, a crash, or the power going. Nothing to do
+        when proc is not the chip any more (a reset from the side channel replaced it while
+        this thread read its last bytes): waiting for the new VM would hold the lock for
+        ever, and every other thread with it."""
         with self._lock:
-            proc = self._proc
-            if proc is None:
+            if proc is None or proc is not self._proc:
                 return
-            code = proc.wait()
+            try:
+                code = proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # its stdout closed, yet it runs: stop it
+                proc.kill()
+                code = proc.wait()
             self._release_vm()
             if not self._powered:
                 return
@@ -295,15 +301,21 @@ class VirtualBoard:
             del self._rx[:n]
 
     def _from_vm(self):
-        try:
-            data = os.read(self._stdout_fd, 65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._vm_exited()
-            return
+        # Under the lock: the VM read from is the one whose exit is handled, even when a
+        # reset from another thread has just replaced it (and its pipe's number is reused).
+        with self._lock:
+            proc, fd = self._proc, self._stdout_fd
+            if fd is None:
+                return
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._vm_exited(proc)
+                return
         self._tx += data.replace(b"\n", b"\r\n")
         if len(self._tx) > TX_BUFFER_MAX:
             del self._tx[: len(self._tx) - TX_BUFFER_MAX]
@@ -322,10 +334,13 @@ class VirtualBoard:
         del self._tx[:n]
 
     def _from_side(self):
-        try:
-            data = os.read(self._side_out_r, 65536)
-        except (BlockingIOError, OSError):
-            return
+        with self._lock:  # the current VM's pipe, never a number a reset has just reused
+            if self._side_out_r is None:
+                return
+            try:
+                data = os.read(self._side_out_r, 65536)
+            except (BlockingIOError, OSError):
+                return
         if not data:
             return
         self._side_buf += data
