@@ -205,6 +205,8 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         arch = target_arch(facts, profile)
         image = images.make(profile, arch, firmware)
         plan = make_plan(link, image, facts, force)
+    except LinkError as e:  # the board stopped answering: nothing was written
+        return interrupted(link, e)
     except BaseException:
         link.restart()  # back to the game
         raise
@@ -218,7 +220,37 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         "flashing firmware %s (build %s, profile %s, %s) to %s"
         % (image.manifest["version"], image.build_id, profile["name"], arch, link.port)
     )
-    return flash(link, image, plan, facts, progress, say)
+    try:
+        return flash(link, image, plan, facts, progress, say)
+    except LinkError as e:
+        return interrupted(link, e, plan.slot, image.build_id)
+
+
+def interrupted(link, error, slot=None, build=None):
+    """The board stopped answering in the middle (a power cut, a reset, the cable): a
+    Result whose error says, in one line, what happened and which firmware the board runs
+    once it is back. slot and build: the new firmware's, once its slot is being written."""
+    link.restart()
+    state, answered, _ = watch(link)
+    what = " ".join(str(error).split())[:200]
+    result = Result("interrupted", state.get("active") if state else None)
+    if state is None:
+        runs = "the board does not answer now: `cheeseboard info` says what it runs once it is back"
+    elif slot and state.get("active") == slot and state.get("build") == build:
+        runs = "the board runs the new firmware (build %s, %s)%s" % (
+            build, slot, ", up" if answered else ", which does not answer")
+        result.build = build
+        answered = answered and "done"
+    else:
+        runs = "the board runs %s firmware (%s%s)%s" % (
+            "its previous" if slot else "the same", state.get("active") or "no slot",
+            ", build %s" % state["build"] if state.get("build") else "",
+            "" if answered else ", which does not answer")
+        result.build = state.get("build")
+    result.error = "the flash was interrupted: %s; %s%s" % (
+        what, runs, "" if answered == "done" else "; flash again")
+    result.wire_sent = link.wire.sent
+    return result
 
 
 def board_facts(link):
@@ -238,7 +270,7 @@ def default_profile(facts):
 
 @dataclass
 class Result:
-    outcome: str  # "up", "up to date", "rolled back", "no answer", "dry run"
+    outcome: str  # "up", "up to date", "rolled back", "no answer", "interrupted", "dry run"
     slot: str | None = None
     build: str | None = None
     error: str | None = None
