@@ -10,7 +10,7 @@ from cheesefw.home import HOME
 
 TICK_MS = 10
 PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
-UP_MS = 1000  # a new firmware counts as up once its main loop has run this long
+UP_MS = 3000  # a new firmware counts as up once its main loop has run this long
 
 
 class App:
@@ -72,14 +72,18 @@ class App:
                 board.show(self._out)
                 self.frames_written += 1
 
-    def run(self, up=None):
-        """Tick forever; call up() once, when the loop has run for UP_MS."""
+    def run(self, up=None, feed=None):
+        """Tick forever; call up() once, when the loop has run for UP_MS and answers the
+        protocol; feed() (the watchdog's) every tick."""
         board = self.board
         began = board.ticks_ms()
         while True:
             start = board.ticks_ms()
             self.tick()
+            if feed:
+                feed()
             if up and board.ticks_diff(start, began) >= UP_MS:
+                self.server.handlers["hello"]({})  # a reply could be made: raises if not
                 up()
                 up = None
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
@@ -121,9 +125,30 @@ def load_profile():
     return profile
 
 
-def main(up=None):
+def import_every_game(feed=None):
+    """Import each game module once, and let it go (a new firmware's trial: a game whose
+    module does not import would otherwise crash the board only when it is chosen)."""
+    from cheesefw.games import GAMES
+
+    for name in GAMES:
+        __import__("cheesefw.games." + name)
+        package = sys.modules["cheesefw.games"]
+        for module in [m for m in sys.modules if m.startswith("cheesefw.games.")]:
+            del sys.modules[module]
+            try:
+                delattr(package, module[len("cheesefw.games."):])
+            except AttributeError:
+                pass
+        gc.collect()
+        if feed:
+            feed()
+
+
+def main(up=None, feed=None):
     """Run the board; up() is called once the main loop has run for UP_MS (main.py's
-    health check of a new firmware)."""
+    health check of a new firmware), feed() every tick (its watchdog's)."""
+    if up:
+        import_every_game(feed)
     profile = load_profile()
     from cheesefw import profile_check
 
@@ -140,4 +165,4 @@ def main(up=None):
     board = hal.open_board(profile)
     from cheesefw.engine.core import Engine
 
-    App(board, Engine(board)).run(up)
+    App(board, Engine(board)).run(up, feed)

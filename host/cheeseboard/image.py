@@ -84,6 +84,7 @@ def make(profile, arch=None, firmware=None, source=False):
             if skip or f.is_dir() or f.suffix == ".pyc":
                 continue
             (loader if rel in LOADER else files)[rel] = f.read_bytes()
+    _check_loader(firmware, loader)
     files[PROFILE] = json.dumps(profile, separators=(",", ":")).encode()
     image = Image(loader, files)
     listing = {p: [len(d), sha256(d)] for p, d in sorted(files.items())}
@@ -98,6 +99,19 @@ def make(profile, arch=None, firmware=None, source=False):
         "loader": loaders,
     }
     return image
+
+
+def _check_loader(firmware, loader):
+    """The loader is fixed: the one of the tool that flashes, whatever the firmware tree. It
+    is what takes a board back from a bad firmware, shared by both slots and never on trial
+    itself, so a tree's own boot.py or main.py (a hang there, say) could brick the board."""
+    fixed = paths.firmware_dir()
+    for name in LOADER:
+        if loader.get(name) != (fixed / name).read_bytes():
+            raise build.BuildError(
+                "%s: not the loader this tool installs (%s): the loader is fixed, as it is "
+                "what brings a board back from a bad firmware; put changes in cheesefw/"
+                % (Path(firmware) / name, fixed / name))
 
 
 def write_to_folder(image, flash_dir, slot=SLOTS[0]):

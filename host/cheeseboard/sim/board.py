@@ -68,6 +68,8 @@ class VirtualBoard:
         self._side_buf = bytearray()
         self._powered = False
         self._crashes = []
+        self._watchdog = None  # [timeout s, when it bites] once the firmware started one
+        self.watchdog_resets = 0
         self._stop = False
         self._thread = None
         self.master_fd, self.slave_fd = os.openpty()
@@ -98,6 +100,7 @@ class VirtualBoard:
         """Cut the power at this instant: the VM is killed wherever it is."""
         with self._lock:
             self._powered = False
+            self._watchdog = None  # only a reset or the power stops a watchdog
             self._kill()
 
     def hard_reset(self):
@@ -253,6 +256,15 @@ class VirtualBoard:
                 elif fd == self._side_out_r:
                     self._from_side()
             self._to_vm()
+            self._check_watchdog()
+
+    def _check_watchdog(self):
+        dog = self._watchdog
+        if dog and time.monotonic() > dog[1]:
+            self._watchdog = None
+            self.watchdog_resets += 1
+            self._emit({"ev": "watchdog"})
+            threading.Thread(target=self.hard_reset, daemon=True).start()
 
     def _set_interest(self):
         events = 0
@@ -363,6 +375,11 @@ class VirtualBoard:
             while self._pending_interrupts and self._proc:
                 self._pending_interrupts -= 1
                 self._proc.send_signal(signal.SIGINT)
+        elif kind == b"X" and rest.startswith(b"wdt "):
+            seconds = int(rest[4:]) / 1000
+            self._watchdog = [seconds, time.monotonic() + seconds]
+        elif line == b"X feed" and self._watchdog:
+            self._watchdog[1] = time.monotonic() + self._watchdog[0]
         elif line == b"X reset":
             threading.Thread(target=self.hard_reset, daemon=True).start()
 
