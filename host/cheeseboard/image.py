@@ -85,6 +85,7 @@ def make(profile, arch=None, firmware=None, source=False):
                 continue
             (loader if rel in LOADER else files)[rel] = f.read_bytes()
     _check_loader(firmware, loader)
+    files.update(_schemas())
     files[PROFILE] = json.dumps(profile, separators=(",", ":")).encode()
     image = Image(loader, files)
     listing = {p: [len(d), sha256(d)] for p, d in sorted(files.items())}
@@ -99,6 +100,21 @@ def make(profile, arch=None, firmware=None, source=False):
         "loader": loaders,
     }
     return image
+
+
+def _schemas():
+    """The games' JSON Schemas, for the board to check a table as strictly as the host
+    (cheesefw/schema.py): schemas/<game>.json, without what only people read."""
+    from cheeseboard import rules
+
+    out = {}
+    for f in sorted(rules.SCHEMAS.glob("*.schema.json")):
+        schema = json.loads(f.read_text())
+        for key in ("$schema", "title", "description"):
+            schema.pop(key, None)
+        out["schemas/%s.json" % f.name[: -len(".schema.json")]] = json.dumps(
+            schema, separators=(",", ":"), sort_keys=True).encode()
+    return out
 
 
 def _check_loader(firmware, loader):

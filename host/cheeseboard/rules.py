@@ -24,21 +24,34 @@ def _field_path(error):
     return ".".join(parts) if parts else "(the table)"
 
 
-def check_table(table, game=None):
-    """The problems of a parsed rule table, as "field.path: what was expected" strings."""
+def _validator(game):
+    """The schema's validator, "integer" meaning an int (JSON Schema takes 1.0 for one; the
+    games count with them, and the board's check refuses a float there too)."""
     import jsonschema
 
+    base = jsonschema.Draft202012Validator
+    ints = base.TYPE_CHECKER.redefine(
+        "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool))
+    return jsonschema.validators.extend(base, type_checker=ints)(schema(game))
+
+
+def check_table(table, game=None):
+    """The problems of a parsed rule table, as "field.path: what was expected" strings."""
     if not isinstance(table, dict):
         return ["(the table): expected a JSON object, got %s" % type(table).__name__]
     game = game or table.get("game")
     if game not in GAMES:
         return ["game: expected one of %s, got %r" % (", ".join(GAMES), game)]
-    validator = jsonschema.Draft202012Validator(schema(game))
-    errors = sorted(validator.iter_errors(table), key=lambda e: list(e.absolute_path))
+    if table.get("game") != game:
+        return ["game: expected %r, got %r" % (game, table.get("game"))]
+    try:
+        errors = sorted(_validator(game).iter_errors(table), key=lambda e: list(e.absolute_path))
+    except RecursionError:
+        return ["(the table): expected at most %d levels of nesting" % _checks().MAX_DEPTH]
     problems = ["%s: %s" % (_field_path(e), e.message) for e in errors]
     if not problems:  # the firmware's loader, for what a schema cannot check
         try:
-            _game_module(game).State(table, {})
+            _checks().game_check(game, table)
         except ValueError as e:
             problems.append(_as_field_message(str(e)))
     return problems
@@ -58,13 +71,34 @@ def check_file(path):
     """The problems of a rule table file (bad JSON included); [] when it is good."""
     path = Path(path)
     try:
-        table = json.loads(path.read_bytes())
+        data = path.read_bytes()
     except OSError as e:
         return ["(the file): cannot read it: %s" % e.strerror]
+    return check_bytes(data, path.stem if path.stem in GAMES else None)
+
+
+def check_bytes(data, name=None):
+    """The problems of a table's text, checked as the board checks what it takes in: its
+    bounds first (nesting, size, string length: table_check.bounds), then JSON, then the
+    table. name: the game it is for, when known (a file's name)."""
+    try:
+        _checks().bounds(data)
+    except ValueError as e:
+        return [str(e)]
+    try:
+        table = json.loads(data, parse_constant=_no_constant)
     except ValueError as e:
         return ["(the file): not valid JSON: %s" % e]
     game = table.get("game") if isinstance(table, dict) else None
-    return check_table(table, game or (path.stem if path.stem in GAMES else None))
+    return check_table(table, game or name)
+
+
+def _no_constant(name):
+    raise ValueError("%s is not a JSON number" % name)
+
+
+def _checks():
+    return paths.import_firmware("cheesefw.table_check")
 
 
 def _game_module(game):

@@ -12,8 +12,8 @@ from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.menu import Menu
 from cheesefw.engine.play import Play
-from cheesefw.games import load
-from cheesefw.home import rules_files
+from cheesefw.games import GAMES, load
+from cheesefw.home import HOME, rules_files
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
 TABLE_COMMANDS = ("tables", "get", "put", "commit")
@@ -30,6 +30,8 @@ class Engine:
         self.menu = Menu(self.profile, self.start_game)
         self.scene = self.menu
         self._tables = None
+        for game in GAMES:  # what an upload cut off (a power cut, a crash) left behind
+            board.remove_file("rules/%s.json.new" % game)
         self._resume()
 
     def handlers(self):
@@ -73,7 +75,11 @@ class Engine:
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
-        self._play(header)
+        try:
+            self._play(header)
+        except ValueError as e:  # no table it can play: the menu stays
+            print("%s not started: %s" % (game, e))
+            self._end_game()
 
     def _play(self, header, resume=False):
         module = load(header["game"])
@@ -119,8 +125,32 @@ class Engine:
 
 
 def load_rules(board, game):
-    for name in rules_files(game):
-        data = board.read_file(name)
-        if data is not None:
-            return json.loads(data)
-    raise OSError("rules/%s.json is missing" % game)
+    """The game's rule table: the synced one, else the firmware's default. Each is checked
+    as a table taken in over the protocol is (table_check): one that fails (synced by an
+    older firmware, say) is passed over, with the reason on the console, so that a game
+    never starts on a table it would trip over."""
+    import sys
+
+    from cheesefw import table_check
+
+    try:
+        schema = table_check.load_schema(board, HOME, game)
+        for name in rules_files(game):
+            data = board.read_file(name)
+            if data is None:
+                continue
+            try:
+                return table_check.check(data, game, schema)
+            except (ValueError, MemoryError, RuntimeError) as e:
+                print("%s: passed over: %s" % (name, e))
+        raise ValueError("no rule table for %s that this firmware can play" % game)
+    finally:
+        schema = None
+        for module in ("table_check", "schema"):  # give their heap back (on a board: a host
+            if sys.implementation.name != "micropython":  # running many games keeps them)
+                break
+            sys.modules.pop("cheesefw." + module, None)
+            try:
+                delattr(sys.modules["cheesefw"], module)
+            except AttributeError:
+                pass
