@@ -40,6 +40,7 @@ bench: $(STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_tables.py
 	$(BIN)/python tests/bench/bench_render.py
 	$(BIN)/python tests/bench/bench_flash.py
+	$(BIN)/python tests/bench/bench_reliability.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
