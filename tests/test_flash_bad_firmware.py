@@ -82,6 +82,8 @@ def test_a_bad_firmware_leaves_the_board_on_working_firmware(vboard, tmp_path, v
     vboard.reopen_console()
     hello = vboard.wait_protocol(timeout=30)  # the old firmware plays on, nobody touched it
     assert hello["slot"]["active"] == "slot_a" and not hello["slot"].get("trial")
+    if "hang" in variant:  # the watchdog, not a person, reset the board
+        assert vboard.link.status()["watchdog_resets"] >= 1
     assert active_slot(vboard.flash_dir)[1]["build"] == good
     # the kitchen game starts: what a game module that does not import would have stopped
     assert vboard.request("state")["state"]["mode"] == "menu"
