@@ -1,12 +1,20 @@
-# Runs the firmware of the active slot (boot.py put it on the import path).
-# A freshly flashed firmware is on trial: if it raises or stops before its main loop
-# has run for a second, or the board resets before then, the board goes back to the
-# previous slot and notes why in slot.json, where `cheeseboard flash` reads it.
+# The loader's second half (the first, boot.py, put the active slot on the import path):
+# runs the slot's firmware, on trial when it is new. The loader is fixed: `cheeseboard
+# flash` sends the one of the tool that flashes, never a firmware tree's own, since it
+# is what brings a board back from a bad firmware (docs/flashing.md).
+#
+# A firmware on trial is up once it has imported every game module, run its main loop
+# for app.UP_MS and answered the protocol. It goes back to the previous slot, noting why
+# in slot.json (where `cheeseboard flash` reads it), when it raises or stops before then,
+# or when the board resets before then: a watchdog (machine.WDT, on boards that have one,
+# started here) resets a firmware that hangs, and this boot finds the trial counted.
 import json
 import os
 import sys
 
 STATE = "slot.json"
+WDT_MS = 8000  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
+_wdt = None
 
 
 def read_state():
@@ -29,11 +37,21 @@ def on_trial():
     return state if state and state.get("trial") and state.get("previous") else None
 
 
+def restart():
+    """A hard reset where the watchdog runs (only a reset stops it: a soft reset would
+    leave it to bite in the next program, a host tool's raw REPL say), else a soft one."""
+    if _wdt:
+        import machine
+
+        machine.reset()
+    raise SystemExit  # a soft reset: boot.py puts the active slot on the path
+
+
 def roll_back(state, why):
     failed = {"slot": state["active"], "build": state.get("build"), "error": why}
-    write_state({"active": state["previous"], "previous": state["active"], "failed": failed})
+    write_state({"active": state["previous"], "failed": failed})
     print("cheeseboard: the new firmware failed (%s); back to %s" % (why, state["previous"]))
-    raise SystemExit  # a soft reset: boot.py puts the previous slot on the path
+    restart()
 
 
 def up():
@@ -42,6 +60,13 @@ def up():
         state.pop("trial")
         state.pop("boots", None)
         write_state(state)
+        if _wdt:
+            restart()  # to run without the watchdog from here on
+
+
+def feed():
+    if _wdt:
+        _wdt.feed()
 
 
 def error_text(e):
@@ -60,9 +85,18 @@ try:
             roll_back(state, "the board reset before the firmware was up")
         state["boots"] = 1
         write_state(state)
+        try:
+            import machine
+
+            _wdt = machine.WDT(timeout=WDT_MS)
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass  # no watchdog: a hang goes back at the next reset
     from cheesefw import app
 
-    app.main(up)
+    if state:
+        app.main(up, feed)
+    else:
+        app.main()
 except KeyboardInterrupt:
     # Stopped from the console (a host tool's Ctrl-C): no verdict on the new firmware;
     # the next boot starts its trial again.

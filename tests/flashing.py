@@ -12,12 +12,16 @@ from cheeseboard.link import Link
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def flash(board, firmware=None, force=False, profile=None, baud=115200):
-    """`cheeseboard flash` onto a virtual board (its console released for the time)."""
+def flash(board, firmware=None, force=False, profile=None, baud=115200, step=None,
+          silence=None):
+    """`cheeseboard flash` onto a virtual board (its console released for the time); step:
+    deploy.update's hook; silence: seconds without a byte that mean the board is gone."""
     board.release_console()
     try:
         with Link(board.pty, baud) as link:
-            return deploy.update(link, profile, firmware, force, say=lambda *_: None)
+            if silence:
+                link.wire.silence = silence
+            return deploy.update(link, profile, firmware, force, say=lambda *_: None, step=step)
     finally:
         board.reopen_console()
 

@@ -10,7 +10,7 @@ from cheesefw.home import HOME
 
 TICK_MS = 10
 PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
-UP_MS = 1000  # a new firmware counts as up once its main loop has run this long
+UP_MS = 3000  # a new firmware counts as up once its main loop has run this long
 
 
 class App:
@@ -74,14 +74,18 @@ class App:
                 board.show(self._out)
                 self.frames_written += 1
 
-    def run(self, up=None):
-        """Tick forever; call up() once, when the loop has run for UP_MS."""
+    def run(self, up=None, feed=None):
+        """Tick forever; call up() once, when the loop has run for UP_MS and answers the
+        protocol; feed() (the watchdog's) every tick."""
         board = self.board
         began = board.ticks_ms()
         while True:
             start = board.ticks_ms()
             self.tick()
+            if feed:
+                feed()
             if up and board.ticks_diff(start, began) >= UP_MS:
+                self.server.handlers["hello"]({})  # a reply could be made: raises if not
                 up()
                 up = None
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
@@ -169,10 +173,27 @@ def pack_maps(profile):
             maps[game] = PackedMap(spaces)
 
 
-def start():
+def import_every_game(feed=None):
+    """Import each game module once, and let it go (a new firmware's trial: a game whose
+    module does not import would otherwise crash the board only when it is chosen)."""
+    from cheesefw.games import GAMES
+    from cheesefw.modules import forget
+
+    for name in GAMES:
+        __import__("cheesefw.games." + name)
+        forget("cheesefw.games.")
+        gc.collect()
+        if feed:
+            feed()
+
+
+def start(trial=False, feed=None):
     """The board's App, set up and ready to tick; None when the profile is refused (each of
     its faults said on the console). The web board's page calls this and ticks the App
-    itself; a board's main.py runs it through main()."""
+    itself; a board's main.py runs it through main(). trial: a new firmware's first boot,
+    which first imports every game once (feed() keeps its watchdog fed meanwhile)."""
+    if trial:
+        import_every_game(feed)
     profile = load_profile()
     from cheesefw import profile_check
 
@@ -193,9 +214,9 @@ def start():
     return App(board, Engine(board))
 
 
-def main(up=None):
+def main(up=None, feed=None):
     """Run the board; up() is called once the main loop has run for UP_MS (main.py's
-    health check of a new firmware)."""
-    app = start()
+    health check of a new firmware), feed() every tick (its watchdog's)."""
+    app = start(up is not None, feed)
     if app is not None:
-        app.run(up)
+        app.run(up, feed)

@@ -1,9 +1,10 @@
 """Rule tables on the board's flash, over the serial protocol: list, get, put in chunks, commit,
 reset.
 
-A new table arrives in chunks into rules/<name>.json.new; `commit` checks its SHA-256,
-parses it and loads it with the game's own loader (the same checks the board makes before
-a game), and only then renames it over rules/<name>.json in one atomic step. A power cut
+A new table arrives in chunks into rules/<name>.json.new (at most table_check.MAX_BYTES in
+all); `commit` checks its SHA-256, then the table's whole check (table_check: bounds on its
+bytes before they are parsed, its game's schema, the game's own loader: what the host
+checks), and only then renames it over rules/<name>.json in one atomic step. A power cut
 at any moment leaves the old table or the new one, never a mix. A game in progress keeps
 the table it started with: before the rename that table is kept aside (`kept`) for a
 resume after a power cut, and the new one applies from the next game. `reset` drops a synced
@@ -15,8 +16,9 @@ import hashlib
 import json
 import os
 
-from cheesefw.games import GAMES, load
-from cheesefw.home import rules_file, rules_files
+from cheesefw import table_check
+from cheesefw.games import GAMES
+from cheesefw.home import HOME, rules_file, rules_files
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
@@ -87,9 +89,10 @@ class Tables:
 
     def _version(self, p):
         try:
-            with self.board.open(p, "r") as f:
-                return json.load(f).get("version")
-        except (OSError, ValueError, AttributeError):
+            data = self.board.read_file(p)
+            table_check.bounds(data)  # a table an older firmware took in may be too deep
+            return json.loads(data).get("version")
+        except (OSError, ValueError, AttributeError, TypeError):
             return None
 
     def cmd_get(self, request):
@@ -114,6 +117,10 @@ class Tables:
         most = MAX_UNPACKED if "z" in request else MAX_PUT
         if len(data) > most:
             raise ValueError("data: expected at most %d bytes, got %d" % (most, len(data)))
+        if offset + len(data) > table_check.MAX_BYTES:
+            self.board.remove_file(p)
+            raise ValueError("offset: expected a table of at most %d bytes, got %d so far (the "
+                             "upload is dropped)" % (table_check.MAX_BYTES, offset + len(data)))
         if offset == 0:
             try:
                 os.mkdir("rules")  # the first table synced to a freshly flashed board
@@ -133,15 +140,14 @@ class Tables:
             raise ValueError("name: nothing was put for %s" % name)
         if got != want:
             self.board.remove_file(new)
-            raise ValueError("sha256: expected %s, got %s (the upload is dropped)" % (got, want))
+            raise ValueError("sha256: expected %s, got %s (the upload is dropped)" % (want, got))
         try:
-            with self.board.open(new, "r") as f:
-                table = json.load(f)
-            load(name).check_table(table)  # the checks the board makes before every game
-        except (ValueError, TypeError, KeyError) as e:
+            schema = table_check.load_schema(self.board, HOME, name)
+            table_check.check(self.board.read_file(new), name, schema)
+        except (ValueError, MemoryError, RuntimeError) as e:  # RuntimeError: a deep recursion
             self.board.remove_file(new)
             raise ValueError("refused, the board keeps its table: %s" % e) from None
-        table = None  # the parsed table is not needed any more: free its heap
+        schema = None  # the parsed table and schema are not needed any more: free their heap
         later = self._keep_for_the_game(name)
         self.board.rename(new, p)
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
@@ -212,10 +218,15 @@ def _chunk(request):
     b64 = request.get("data")
     if not isinstance(b64, str):
         raise ValueError("data: expected base64 text (or text: the table's text)")
+    if len(b64) % 4 or b64.strip(_BASE64):  # a2b_base64 would take "!!!" as no bytes
+        raise ValueError("data: expected base64 text, got %r" % b64[:20])
     try:
         return binascii.a2b_base64(b64)
     except ValueError:
         raise ValueError("data: expected base64 text") from None
+
+
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 
 
 def _offset(request):

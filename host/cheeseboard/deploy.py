@@ -187,9 +187,11 @@ def _check_room(plan, image, have, free):
         )
 
 
-def update(link, profile=None, firmware=None, force=False, dry_run=False, progress=None, say=print):
+def update(link, profile=None, firmware=None, force=False, dry_run=False, progress=None, say=print,
+           step=None):
     """The whole of `cheeseboard flash` on an open link: a Result (with its plan and image).
-    A refusal leaves the board as it was, playing."""
+    A refusal leaves the board as it was, playing. step(name) is called as each of STEPS
+    begins (the power-cut tests cut there)."""
     link.enter()
     try:
         facts = board_facts(link)
@@ -205,6 +207,8 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         arch = target_arch(facts, profile)
         image = images.make(profile, arch, firmware)
         plan = make_plan(link, image, facts, force)
+    except LinkError as e:  # the board stopped answering: nothing was written
+        return interrupted(link, e)
     except BaseException:
         link.restart()  # back to the game
         raise
@@ -218,7 +222,39 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         "flashing firmware %s (build %s, profile %s, %s) to %s"
         % (image.manifest["version"], image.build_id, profile["name"], arch, link.port)
     )
-    return flash(link, image, plan, facts, progress, say)
+    try:
+        return flash(link, image, plan, facts, progress, say, step or _no_step)
+    except LinkError as e:
+        return interrupted(link, e, plan, image)
+
+
+def interrupted(link, error, plan=None, image=None):
+    """The board stopped answering in the middle (a power cut, a reset, the cable): a
+    Result whose error says, in one line, what happened and which firmware the board runs
+    once it is back. plan and image: the new firmware's, once its slot is being written."""
+    slot, build = (plan.slot, image.build_id) if plan else (None, None)
+    link.restart()
+    state, answered, _ = watch(link)
+    what = " ".join(str(error).split())[:200]
+    result = Result("interrupted", state.get("active") if state else None, plan=plan,
+                    image=image)
+    if state is None:
+        runs = "the board does not answer now: `cheeseboard info` says what it runs once it is back"
+    elif slot and state.get("active") == slot and state.get("build") == build:
+        runs = "the board runs the new firmware (build %s, %s)%s" % (
+            build, slot, ", up" if answered else ", which does not answer")
+        result.build = build
+        answered = answered and "done"
+    else:
+        runs = "the board runs %s firmware (%s%s)%s" % (
+            "its previous" if slot else "the same", state.get("active") or "no slot",
+            ", build %s" % state["build"] if state.get("build") else "",
+            "" if answered else ", which does not answer")
+        result.build = state.get("build")
+    result.error = "the flash was interrupted: %s; %s%s" % (
+        what, runs, "" if answered == "done" else "; flash again")
+    result.wire_sent = link.wire.sent
+    return result
 
 
 def board_facts(link):
@@ -238,7 +274,7 @@ def default_profile(facts):
 
 @dataclass
 class Result:
-    outcome: str  # "up", "up to date", "rolled back", "no answer", "dry run"
+    outcome: str  # "up", "up to date", "rolled back", "no answer", "interrupted", "dry run"
     slot: str | None = None
     build: str | None = None
     error: str | None = None
@@ -250,13 +286,23 @@ class Result:
     image: images.Image | None = None
 
 
-def flash(link, image, plan, facts, progress=None, say=print):
+# A flash's named steps, in order (docs/flashing.md)
+STEPS = ("remove", "copy", "send", "manifest", "check", "seal", "switch", "restart", "trial")
+
+
+def _no_step(name):
+    pass
+
+
+def flash(link, image, plan, facts, progress=None, say=print, step=_no_step):
     """Carry out the plan; watch the new firmware come up. A Result, or FlashError."""
     begin = time.monotonic()
     slot = plan.slot
     packed = bool(facts.get("deflate"))
     gone = [images.MANIFEST] + plan.remove
+    step("remove")
     link.call("remove", ["%s/%s" % (slot, p) for p in gone])
+    step("copy")
     if plan.copy:
         link.call("copy", [["%s/%s" % (plan.running, p), "%s/%s" % (slot, p)] for p in plan.copy])
     # (where it goes, its bytes, its name in the progress): the loader waits as name.new
@@ -264,18 +310,21 @@ def flash(link, image, plan, facts, progress=None, say=print):
     sends += [(p + ".new", image.loader[p], p) for p in plan.loader]
     total = sum(len(d) for _, d, _ in sends)
     done = 0
+    step("send")
     for i, (dest, data, label) in enumerate(sends):
-        step = None
+        sent = None
         if progress:
 
-            def step(n, base=done, i=i, label=label):
+            def sent(n, base=done, i=i, label=label):
                 progress(i, len(sends), base + n, total, label)
 
-        link.send_file(dest, data, packed=packed, progress=step)
+        link.send_file(dest, data, packed=packed, progress=sent)
         done += len(data)
     if progress:
         progress(len(sends), len(sends), total, total, "")
+    step("manifest")
     link.send_file("%s/%s.new" % (slot, images.MANIFEST), image.manifest_bytes(), packed=packed)
+    step("check")
     problems = link.call("check", slot, images.MANIFEST + ".new", plan.loader)
     if problems:
         link.restart()
@@ -283,7 +332,9 @@ def flash(link, image, plan, facts, progress=None, say=print):
             "the new slot does not match its manifest (%s); the board keeps running "
             "its firmware: flash again" % ", ".join(problems[:5])
         )
+    step("seal")
     link.call("seal", slot, plan.loader)
+    step("switch")
     link.call("switch", slot, plan.running, image.build_id, plan.running is not None)
     result = Result(
         "unknown",
@@ -296,7 +347,9 @@ def flash(link, image, plan, facts, progress=None, say=print):
         image=image,
     )
     say("switched to %s; restarting the board..." % slot)
+    step("restart")
     link.restart()
+    step("trial")
     watched = watch(link)
     result.seconds = time.monotonic() - begin
     return _outcome(result, slot, *watched)

@@ -74,6 +74,9 @@ def _report(result):
             file=sys.stderr,
         )
         return 1
+    if result.outcome == "interrupted":  # the error says what the board runs
+        print("cheeseboard: %s" % result.error, file=sys.stderr)
+        return 1
     print(
         "cheeseboard: %s; run `cheeseboard info` to see what the board runs" % result.error,
         file=sys.stderr,

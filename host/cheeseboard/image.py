@@ -84,6 +84,8 @@ def make(profile, arch=None, firmware=None, source=False):
             if skip or f.is_dir() or f.suffix == ".pyc":
                 continue
             (loader if rel in LOADER else files)[rel] = f.read_bytes()
+    _check_loader(firmware, loader)
+    files.update(_schemas())
     files[PROFILE] = json.dumps(profile, separators=(",", ":")).encode()
     image = Image(loader, files)
     listing = {p: [len(d), sha256(d)] for p, d in sorted(files.items())}
@@ -109,6 +111,34 @@ def layout(image, slot=SLOTS[0]):
     files[slot + "/" + MANIFEST] = image.manifest_bytes()
     files[STATE] = json.dumps({"active": slot, "previous": None, "build": image.build_id}).encode()
     return files
+
+
+def _schemas():
+    """The games' JSON Schemas, for the board to check a table as strictly as the host
+    (cheesefw/schema.py): schemas/<game>.json, without what only people read."""
+    from cheeseboard import rules
+
+    out = {}
+    for game in sorted(rules.games()):  # the games' only (the scenario files' is the host's)
+        schema = rules.schema(game)
+        for key in ("$schema", "title", "description"):
+            schema.pop(key, None)
+        out["schemas/%s.json" % game] = json.dumps(
+            schema, separators=(",", ":"), sort_keys=True).encode()
+    return out
+
+
+def _check_loader(firmware, loader):
+    """The loader is fixed: the one of the tool that flashes, whatever the firmware tree. It
+    is what takes a board back from a bad firmware, shared by both slots and never on trial
+    itself, so a tree's own boot.py or main.py (a hang there, say) could brick the board."""
+    fixed = paths.firmware_dir()
+    for name in LOADER:
+        if loader.get(name) != (fixed / name).read_bytes():
+            raise build.BuildError(
+                "%s: not the loader this tool installs (%s): the loader is fixed, as it is "
+                "what brings a board back from a bad firmware; put changes in cheesefw/"
+                % (Path(firmware) / name, fixed / name))
 
 
 def write_to_folder(image, flash_dir, slot=SLOTS[0]):

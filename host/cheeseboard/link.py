@@ -43,32 +43,82 @@ class LinkError(Exception):
     """The board cannot be reached, is not running MicroPython, or failed a step."""
 
 
+class Silent(LinkError):
+    """The board sent nothing for SILENCE seconds while an answer was due: it lost its
+    power, was reset, or the cable is out (a USB-UART bridge keeps its port open)."""
+
+
+SILENCE = 10.0  # seconds without a byte, while the board owes one, that mean it is gone
+
+
 class Wire:
-    """A serial port that counts the bytes each way (for the benchmarks and tests)."""
+    """A serial port that counts the bytes each way (for the benchmarks and tests), and on
+    which no read waits for ever: mpremote reads with no timeout (its port's), and a board
+    that loses its power behind a port that stays open would never answer. With no timeout
+    set, a read that gets no byte for `silence` seconds raises Silent."""
 
     def __init__(self, serial):
         self._serial = serial
+        self._timeout = serial.timeout
+        self.silence = SILENCE
         self.sent = 0
         self.received = 0
         self.tail = b""  # the last bytes received, for what a board printed last
 
+    @property
+    def timeout(self):
+        return self._timeout
+
+    @timeout.setter
+    def timeout(self, value):
+        self._timeout = value
+
     def write(self, data):
+        import serial
+
         self.sent += len(data)
-        return self._serial.write(data)
+        if self._serial.write_timeout != self.silence:  # (each change reconfigures the port)
+            self._serial.write_timeout = self.silence
+        try:
+            return self._serial.write(data)
+        except serial.SerialTimeoutException:  # the board takes nothing in (its input full)
+            raise Silent("the board takes no input (no byte for %g s)" % self.silence) from None
 
     def read(self, size=1):
-        data = self._serial.read(size)
+        if self._timeout is not None:
+            self._set_timeout(self._timeout)
+            data = self._serial.read(size)
+        else:
+            data = b""
+            last = time.monotonic()
+            while len(data) < size:
+                self._set_timeout(0.2)
+                got = self._serial.read(size - len(data))
+                now = time.monotonic()
+                if got:
+                    data += got
+                    last = now
+                elif now - last >= self.silence:
+                    self._count(data)
+                    raise Silent("no answer from the board for %g s" % self.silence)
+        self._count(data)
+        return data
+
+    def _set_timeout(self, seconds):
+        if self._serial.timeout != seconds:  # (each change reconfigures the port)
+            self._serial.timeout = seconds
+
+    def _count(self, data):
         self.received += len(data)
         self.tail = (self.tail + data)[-4096:]
-        return data
 
     def __getattr__(self, name):
         return getattr(self._serial, name)
 
     def __setattr__(self, name, value):
-        if name in ("_serial", "sent", "received", "tail"):
+        if name in ("_serial", "_timeout", "silence", "sent", "received", "tail", "timeout"):
             object.__setattr__(self, name, value)
-        else:  # the port's own settings (timeout, ...)
+        else:  # the port's own settings
             setattr(self._serial, name, value)
 
 
@@ -131,7 +181,12 @@ class Link:
         try:
             if not self._answers_raw_repl(timeout):
                 raise TransportError("no raw REPL within %g s" % timeout)
-            self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+            self.wire.timeout = None
+            with _quiet():
+                self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+        except Silent as e:
+            raise LinkError("%s stopped answering on its way to the raw REPL (%s)"
+                            % (self.port, e)) from None
         except OSError as e:
             why = "%s went away (%s): is the board plugged in?" % (self.port, e)
             raise LinkError(why) from None
@@ -183,10 +238,12 @@ class Link:
         """Run code on the board; its output (bytes). A board error raises LinkError."""
         from mpremote.transport import TransportError
 
+        self.wire.timeout = None  # mpremote reads as from a blocking port (a Client's may be set)
         try:
-            self.transport.exec_raw_no_follow(code)
-            out, err = self.transport.follow(timeout)
-        except (TransportError, OSError) as e:
+            with _quiet():
+                self.transport.exec_raw_no_follow(code)
+                out, err = self.transport.follow(timeout)
+        except (TransportError, OSError, Silent) as e:
             raise LinkError("the board stopped answering (%s)" % e) from None
         if err:
             raise LinkError("the board: %s" % err.decode(errors="replace").strip())
@@ -198,7 +255,11 @@ class Link:
         lines = out.decode(errors="replace").strip().splitlines()
         if not lines:
             raise LinkError("the board did not answer %s()" % name)
-        return json.loads(lines[-1])
+        try:
+            return json.loads(lines[-1])
+        except ValueError:  # cut off, or something else talking
+            raise LinkError("the board's answer to %s() is garbled: %r"
+                            % (name, lines[-1][:60])) from None
 
     def send_file(self, dest, data, packed=False, progress=None):
         """Write data to dest on the board (atomically: a .part file, then a rename)."""
@@ -206,10 +267,12 @@ class Link:
 
         encoded = escape(_deflate(data) if packed else data)
         serial = self.transport.serial
+        serial.timeout = None
         try:
-            self.transport.exec_raw_no_follow(
-                _py_call("receive", (dest, len(encoded), packed, WBITS, WIRE_BLOCK))
-            )
+            with _quiet():
+                self.transport.exec_raw_no_follow(
+                    _py_call("receive", (dest, len(encoded), packed, WBITS, WIRE_BLOCK))
+                )
             self._ack()
             for i in range(0, len(encoded), WIRE_BLOCK):
                 serial.write(encoded[i : i + WIRE_BLOCK])
@@ -217,7 +280,7 @@ class Link:
                 if progress:
                     progress(min(len(data), (i + WIRE_BLOCK) * len(data) // len(encoded)))
             out, err = self.transport.follow(ACK_TIMEOUT)
-        except (TransportError, OSError) as e:
+        except (TransportError, OSError, Silent) as e:
             raise LinkError(
                 "the board stopped answering while receiving %s (%s)" % (dest, e)
             ) from None
@@ -243,7 +306,7 @@ class Link:
         try:
             self.transport.exit_raw_repl()
             self.transport.serial.write(b"\x04")
-        except OSError:
+        except (OSError, Silent):
             pass
         self.wire.tail = b""
 
@@ -259,6 +322,14 @@ class Link:
         lines = [line for line in text.split("\n") if line.strip() and line != ">>> "]
         errors = [line for line in lines if "Error" in line or "Exception" in line]
         return errors[-1].strip() if errors else ""
+
+
+def _quiet():
+    """mpremote prints what it read when the raw REPL fails: the host says it in words."""
+    import contextlib
+    import io
+
+    return contextlib.redirect_stdout(io.StringIO())
 
 
 def _py_call(name, args):

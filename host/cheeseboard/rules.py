@@ -37,21 +37,34 @@ def _field_path(error):
     return ".".join(parts) if parts else "(the table)"
 
 
-def check_table(table, game=None):
-    """The problems of a parsed rule table, as "field.path: what was expected" strings."""
+def _validator(game):
+    """The schema's validator, "integer" meaning an int (JSON Schema takes 1.0 for one; the
+    games count with them, and the board's check refuses a float there too)."""
     import jsonschema
 
+    base = jsonschema.Draft202012Validator
+    ints = base.TYPE_CHECKER.redefine(
+        "integer", lambda checker, x: isinstance(x, int) and not isinstance(x, bool))
+    return jsonschema.validators.extend(base, type_checker=ints)(schema(game))
+
+
+def check_table(table, game=None):
+    """The problems of a parsed rule table, as "field.path: what was expected" strings."""
     if not isinstance(table, dict):
         return ["(the table): expected a JSON object, got %s" % type(table).__name__]
     game = game or table.get("game")
     if game not in games():
         return ["game: expected one of %s, got %r" % (", ".join(games()), game)]
-    validator = jsonschema.Draft202012Validator(schema(game))
-    errors = sorted(validator.iter_errors(table), key=lambda e: list(e.absolute_path))
+    if table.get("game") != game:
+        return ["game: expected %r, got %r" % (game, table.get("game"))]
+    try:
+        errors = sorted(_validator(game).iter_errors(table), key=lambda e: list(e.absolute_path))
+    except RecursionError:
+        return ["(the table): expected at most %d levels of nesting" % _checks().MAX_DEPTH]
     problems = [_schema_message(e) for e in errors]
     if not problems:  # the firmware's loader, for what a schema cannot check
         try:
-            _game_module(game).State(table, {})
+            _checks().game_check(game, table)
         except ValueError as e:
             problems.append(_as_field_message(str(e)))
     return problems
@@ -107,20 +120,36 @@ def check_file(path, given=None):
     the game it is meant for (--game), when neither the table nor its name says."""
     path = Path(path)
     try:
-        table = json.loads(path.read_bytes())
+        data = path.read_bytes()
     except OSError as e:
         return ["(the file): cannot read it: %s" % e.strerror]
+    return check_bytes(data, path, given)
+
+
+def check_bytes(data, path=None, given=None):
+    """The problems of a table's text, checked as the board checks what it takes in: its
+    bounds first (nesting, size, string length: table_check.bounds), then JSON, then the
+    table. path: the file it came from (its name may say the game); given: --game."""
+    try:
+        _checks().bounds(data)
+    except ValueError as e:
+        return [str(e)]
+    try:
+        table = json.loads(data, parse_constant=_no_constant)
     except ValueError as e:
         return ["(the file): not valid JSON: %s" % e]
-    game = game_of(path, table, given)
-    named = named_game(path)
+    named = named_game(path) if path is not None else None
     if isinstance(table, dict) and named and table.get("game") not in (None, named):
         return ["game: the file's name says %r, the table is %r's (rename the file, or fix its "
                 "`game` field)" % (named, table.get("game"))]
     if given and isinstance(table, dict) and table.get("game") not in (None, given):
         return ["game: --game says %r, the table is %r's" % (given, table.get("game"))]
-    return check_table(table, game)
+    return check_table(table, game_of(path or "", table, given))
 
 
-def _game_module(game):
-    return paths.import_firmware("cheesefw.games").load(game)
+def _no_constant(name):
+    raise ValueError("%s is not a JSON number" % name)
+
+
+def _checks():
+    return paths.import_firmware("cheesefw.table_check")

@@ -7,13 +7,13 @@ a game's rules: the game module is loaded by name when it is chosen.
 
 import gc
 import json
-import sys
 
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.play import Play
-from cheesefw.games import load
-from cheesefw.home import rules_files
+from cheesefw.games import GAMES, load
+from cheesefw.home import HOME, rules_files
+from cheesefw.modules import forget
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
 TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
@@ -29,6 +29,8 @@ class Engine:
         self.journal = Journal(board)
         self.menu = None
         self._tables = None
+        for game in GAMES:  # what an upload cut off (a power cut, a crash) left behind
+            board.remove_file("rules/%s.json.new" % game)
         self._open_menu()
         self._resume()
 
@@ -42,10 +44,7 @@ class Engine:
 
     def _close_menu(self):
         self.menu = None
-        sys.modules.pop("cheesefw.engine.menu", None)
-        engine = sys.modules.get("cheesefw.engine")
-        if engine is not None and hasattr(engine, "menu"):
-            delattr(engine, "menu")
+        forget("cheesefw.engine.menu", on_host=True)
 
     def handlers(self):
         """The engine's protocol commands: the rule tables', loaded when first used (a
@@ -99,7 +98,11 @@ class Engine:
             header["seats"] = list(seats)
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
-        self._play(header)
+        try:
+            self._play(header)
+        except ValueError as e:  # no table it can play: the menu stays
+            print("%s not started: %s" % (game, e))
+            self._end_game()
 
     def _play(self, header, resume=False):
         module = load(header["game"])
@@ -130,6 +133,7 @@ class Engine:
         self.journal.clear()
         self.board.remove_file(GAME_TABLE)
         self.scene = None  # the game's heap is free before the menu's comes back
+        forget("cheesefw.games.")  # and its modules' (the next game imports its own)
         gc.collect()
         self._open_menu()
 
@@ -152,8 +156,24 @@ class Engine:
 
 
 def load_rules(board, game):
-    for name in rules_files(game):
-        data = board.read_file(name)
-        if data is not None:
-            return json.loads(data)
-    raise OSError("rules/%s.json is missing" % game)
+    """The game's rule table: the synced one, else the firmware's default. Each is checked
+    as a table taken in over the protocol is (table_check): one that fails (synced by an
+    older firmware, say) is passed over, with the reason on the console, so that a game
+    never starts on a table it would trip over."""
+
+    from cheesefw import table_check
+
+    try:
+        schema = table_check.load_schema(board, HOME, game)
+        for name in rules_files(game):
+            data = board.read_file(name)
+            if data is None:
+                continue
+            try:
+                return table_check.check(data, game, schema)
+            except (ValueError, MemoryError, RuntimeError) as e:
+                print("%s: passed over: %s" % (name, e))
+        raise ValueError("no rule table for %s that this firmware can play" % game)
+    finally:
+        schema = None
+        forget("cheesefw.table_check", "cheesefw.schema")  # give their heap back

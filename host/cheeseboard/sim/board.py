@@ -72,6 +72,8 @@ class VirtualBoard:
         self._console_tail = b""  # the VM's last output: is it waiting at a REPL prompt?
         self._powered = False
         self._crashes = []
+        self._watchdog = None  # [timeout s, when it bites] once the firmware started one
+        self.watchdog_resets = 0
         self._stop = False
         self._thread = None
         self.master_fd, self.slave_fd = os.openpty()
@@ -102,6 +104,7 @@ class VirtualBoard:
         """Cut the power at this instant: the VM is killed wherever it is."""
         with self._lock:
             self._powered = False
+            self._watchdog = None  # only a reset or the power stops a watchdog
             self._kill()
 
     def hard_reset(self):
@@ -217,11 +220,18 @@ class VirtualBoard:
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
 
     def _vm_exited(self, proc):
-        """The VM's stdout closed: a soft reboot, a crash, or the power going."""
+        """proc's stdout closed: a soft reboot, a crash, or the power going. Nothing to do
+        when proc is not the chip any more (a reset from the side channel replaced it while
+        this thread read its last bytes): waiting for the new VM would hold the lock for
+        ever, and every other thread with it."""
         with self._lock:
             if proc is None or proc is not self._proc:
-                return  # a power cut (or a reset) got there first, and may have started another
-            code = proc.wait()
+                return
+            try:
+                code = proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # its stdout closed, yet it runs: stop it
+                proc.kill()
+                code = proc.wait()
             self._release_vm()
             if not self._powered:
                 return
@@ -260,6 +270,15 @@ class VirtualBoard:
                 elif fd == self._side_out_r:
                     self._from_side()
             self._to_vm()
+            self._check_watchdog()
+
+    def _check_watchdog(self):
+        dog = self._watchdog
+        if dog and time.monotonic() > dog[1]:
+            self._watchdog = None
+            self.watchdog_resets += 1
+            self._emit({"ev": "watchdog"})
+            threading.Thread(target=self.hard_reset, daemon=True).start()
 
     def _set_interest(self):
         events = 0
@@ -308,21 +327,21 @@ class VirtualBoard:
             del self._rx[:n]
 
     def _from_vm(self):
-        # Which VM this read is from: a power cut from another thread may end it, and a power-on
-        # start the next, between this read and the handling of its end.
+        # Under the lock: the VM read from is the one whose exit is handled, even when a
+        # reset from another thread has just replaced it (and its pipe's number is reused).
         with self._lock:
             proc, fd = self._proc, self._stdout_fd
-        if fd is None:
-            return
-        try:
-            data = os.read(fd, 65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._vm_exited(proc)
-            return
+            if fd is None:
+                return
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._vm_exited(proc)
+                return
         self._tx += data.replace(b"\n", b"\r\n")
         self._console_tail = (self._console_tail + data)[-64:]
         if len(self._tx) > TX_BUFFER_MAX:
@@ -342,13 +361,13 @@ class VirtualBoard:
         del self._tx[:n]
 
     def _from_side(self):
-        fd = self._side_out_r
-        if fd is None:
-            return  # the VM went while this event waited
-        try:
-            data = os.read(fd, 65536)
-        except (BlockingIOError, OSError):
-            return
+        with self._lock:  # the current VM's pipe, never a number a reset has just reused
+            if self._side_out_r is None:
+                return
+            try:
+                data = os.read(self._side_out_r, 65536)
+            except (BlockingIOError, OSError):
+                return
         if not data:
             return
         self._side_buf += data
@@ -371,6 +390,11 @@ class VirtualBoard:
             while self._pending_interrupts and self._proc:
                 self._pending_interrupts -= 1
                 self._proc.send_signal(signal.SIGINT)
+        elif kind == b"X" and rest.startswith(b"wdt "):
+            seconds = int(rest[4:]) / 1000
+            self._watchdog = [seconds, time.monotonic() + seconds]
+        elif line == b"X feed" and self._watchdog:
+            self._watchdog[1] = time.monotonic() + self._watchdog[0]
         elif line == b"X reset":
             threading.Thread(target=self.hard_reset, daemon=True).start()
 

@@ -76,7 +76,8 @@ class ControlServer:
         elif op == "status":
             self._send(conn, {"ev": "status", "on": board.is_on, "boots": board.boots,
                               "frame_seq": board.frame_seq, "pty": board.pty_path,
-                              "bytes_in": board.bytes_in, "bytes_out": board.bytes_out})
+                              "bytes_in": board.bytes_in, "bytes_out": board.bytes_out,
+                              "watchdog_resets": board.watchdog_resets})
         else:
             raise ValueError("unknown op %r" % op)
 

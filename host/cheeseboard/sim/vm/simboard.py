@@ -85,6 +85,20 @@ class _Machine(_Module):
         while True:
             time.sleep_ms(1000)
 
+    class WDT:
+        """The watchdog: the simulator resets the chip when it is not fed within timeout
+        ms (it cannot be stopped, as on a real board: only a reset ends it)."""
+
+        def __init__(self, id=0, timeout=5000):
+            send(b"X wdt %d" % timeout)
+            self._fed = time.ticks_ms()
+
+        def feed(self):
+            now = time.ticks_ms()
+            if time.ticks_diff(now, self._fed) >= 100:  # a feed a tick would flood the pipe
+                self._fed = now
+                send(b"X feed")
+
     def unique_id(self):
         return b"\xcb\x00\x00\x00\x00\x00\x00\x01"
 

@@ -1,0 +1,122 @@
+"""Reliability under attack, counted (the README's figures): each case bounded.
+
+    make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
+                       [--tables N])
+
+- resets of the virtual board from its side channel, at the REPL and in a game: `hello`
+  answers after each (a deadlock would time out);
+- power cuts during `cheeseboard flash` with the port kept open (0.3 s without power, at
+  instants spread over the flash): the command ends within its deadline, the board boots a
+  whole firmware, the next flash completes;
+- mutated rule tables: host and board (its check on the real MicroPython VM) agree, and the
+  board's check never crashes.
+(The seven bad firmwares are tests/test_flash_bad_firmware.py, in `make test`.)
+"""
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1] / "firmware"))
+
+from flashing import active_slot, append, firmware_copy, flash  # noqa: E402
+from table import print_table  # noqa: E402
+from table_mutations import board_verdicts, cases  # noqa: E402
+from test_flash_power_open import DEADLINE, WINDOW, cut_during_flash  # noqa: E402
+from vboard import VBoard  # noqa: E402
+
+from cheeseboard.rules import check_bytes  # noqa: E402
+
+
+def resets(n, tmp):
+    board = VBoard(tmp / "resets")
+    board.wait_protocol()
+    ok = 0
+    try:
+        for i in range(n):
+            if i % 2 == 0:
+                board.port.write(b"\r\x03")
+                board.read_until(b">>> ")
+            boots = board.link.status()["boots"]
+            board.link.send(op="reset")
+            try:
+                board.link.wait_for(lambda s, b=boots: s.status(timeout=5)["boots"] > b,
+                                    timeout=10)
+                board.wait_protocol(timeout=15)
+                ok += 1
+            except Exception:
+                pass
+    finally:
+        board.stop()
+    return ok
+
+
+def flash_cuts(n, tmp):
+    firmware = firmware_copy(tmp, change=lambda root: append(
+        root / "cheesefw" / "render.py", "\nUPDATED = 5\n"))
+    hangs = bricks = 0
+    longest = 0.0
+    for i in range(n):
+        board = VBoard(tmp / ("cut%d" % i), baud=115200)
+        try:
+            board.wait_protocol()
+            try:
+                seconds, _, _, _ = cut_during_flash(board, firmware, WINDOW * i / n)
+                longest = max(longest, seconds)
+            except AssertionError:
+                hangs += 1
+                continue
+            try:
+                board.wait_protocol(timeout=30)
+                active_slot(board.flash_dir, loader=False)
+                if flash(board, firmware).outcome not in ("up", "up to date"):
+                    bricks += 1
+            except Exception:
+                bricks += 1
+        finally:
+            board.stop()
+    return hangs, bricks, longest
+
+
+def tables(n, tmp):
+    pairs = cases(n, 11)
+    board = board_verdicts(pairs, tmp)
+    crashes = sum(v.startswith("CRASH") for v in board)
+    agree = sum((v == "ok") == (not check_bytes(d, g)) for (g, d), v in zip(pairs, board,
+                                                                            strict=True))
+    return agree, crashes, sum(v == "ok" for v in board)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cuts", type=int, default=100)
+    p.add_argument("--resets", type=int, default=100)
+    p.add_argument("--tables", type=int, default=5000)
+    args = p.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        t = time.monotonic()
+        agree, crashes, accepted = tables(args.tables, tmp / "t")
+        rows.append(("mutated rule tables, host and board", "%d of %d agree" % (
+            agree, args.tables), "%d board crashes; %d accepted by both" % (crashes, accepted)))
+        ok = resets(args.resets, tmp)
+        rows.append(("side-channel resets, half at the REPL, half in the menu",
+                     "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
+        hangs, bricks, longest = flash_cuts(args.cuts, tmp)
+        rows.append(("flash power cuts, port kept open (0.3 s off)", "%d instants" % args.cuts,
+                     "%d hangs past %.0f s (longest %.1f s), %d bricks" % (
+                         hangs, DEADLINE, longest, bricks)))
+        print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
+    print_table("reliability (python tests/bench/bench_reliability.py)", rows)
+    print(json.dumps({"ok": not (crashes or hangs or bricks) and agree == args.tables}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Seven ways a new firmware can be bad, each flashed onto a board that runs a good one: each
+ends with the board running working firmware, without a replug or any other manual step, and
+the host saying what happened (a refusal, or a rollback with the reason)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from flashing import active_slot, firmware_copy, flash
+
+pytestmark = pytest.mark.board
+
+TICK = "        board.poll()\n"
+
+
+def in_main_loop(after_ms, code):
+    """A change that runs code in the main loop once it has run for after_ms."""
+
+    def change(root):
+        app = root / "cheesefw" / "app.py"
+        app.write_text(app.read_text().replace(TICK, TICK + (
+            "        self.t0 = getattr(self, 't0', None) or board.ticks_ms()\n"
+            "        if board.ticks_diff(board.ticks_ms(), self.t0) > %d:\n"
+            "            %s\n" % (after_ms, code)), 1))
+
+    return change
+
+
+def loader_hang(name):
+    def change(root):
+        (root / name).write_text("while True:\n    pass\n" + (root / name).read_text())
+
+    return change
+
+
+def game_import_error(root):
+    game = root / "cheesefw" / "games" / "kitchen.py"
+    game.write_text("from cheesefw.games import no_such_name\n" + game.read_text())
+
+
+def hang_at_start(root):
+    app = root / "cheesefw" / "app.py"
+    app.write_text(app.read_text().replace(
+        "    profile = load_profile()\n", "    profile = load_profile()\n    while True:\n"
+        "        pass\n", 1))
+
+
+def broken_protocol(root):
+    app = root / "cheesefw" / "app.py"
+    app.write_text(app.read_text().replace(
+        "    def cmd_hello(self, request):\n", "    def cmd_hello(self, request):\n"
+        "        raise OSError('hello broken')\n", 1))
+
+
+# (the change, what the host says)
+VARIANTS = {
+    "busy loop in boot.py": (loader_hang("boot.py"), "not the loader this tool installs"),
+    "busy loop in main.py": (loader_hang("main.py"), "not the loader this tool installs"),
+    "main loop raises after 2 s": (in_main_loop(2000, "raise ZeroDivisionError('at 2 s')"),
+                                   "ZeroDivisionError: at 2 s"),
+    "a game module that does not import": (game_import_error, "ImportError"),
+    "hangs in its first second": (hang_at_start, "the board reset before the firmware was up"),
+    "main loop hangs after 2 s": (in_main_loop(2000, "while True: pass"),
+                                  "the board reset before the firmware was up"),
+    "does not answer the protocol": (broken_protocol, "OSError: hello broken"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_bad_firmware_leaves_the_board_on_working_firmware(vboard, tmp_path, variant):
+    change, says = VARIANTS[variant]
+    vboard.wait_protocol()
+    good = json.loads((vboard.flash_dir / "slot.json").read_text())["build"]
+    bad = firmware_copy(tmp_path, change=change)
+    vboard.release_console()
+    r = subprocess.run([sys.executable, "-m", "cheeseboard", "flash", "--port", vboard.pty,
+                        "--firmware", str(bad)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert says in r.stderr and "unplug" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) <= 2, r.stderr  # one message (a rollback: two)
+    vboard.reopen_console()
+    hello = vboard.wait_protocol(timeout=30)  # the old firmware plays on, nobody touched it
+    assert hello["slot"]["active"] == "slot_a" and not hello["slot"].get("trial")
+    if "hang" in variant:  # the watchdog, not a person, reset the board
+        assert vboard.link.status()["watchdog_resets"] >= 1
+    assert active_slot(vboard.flash_dir)[1]["build"] == good
+    # the kitchen game starts: what a game module that does not import would have stopped
+    assert vboard.request("state")["state"]["mode"] == "menu"
+    # and it survives a power cycle on the same firmware
+    vboard.link.send(op="reset")
+    assert vboard.wait_protocol(timeout=30)["slot"]["active"] == "slot_a"
+    assert flash(vboard, firmware_copy(tmp_path, "good")).outcome in ("up", "up to date")
