@@ -137,7 +137,7 @@ def import_every_game(feed=None):
             del sys.modules[module]
             try:
                 delattr(package, module[len("cheesefw.games."):])
-            except AttributeError:
+            except (AttributeError, KeyError):  # (MicroPython: KeyError when it is not there)
                 pass
         gc.collect()
         if feed:

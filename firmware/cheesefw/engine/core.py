@@ -152,5 +152,5 @@ def load_rules(board, game):
             sys.modules.pop("cheesefw." + module, None)
             try:
                 delattr(sys.modules["cheesefw"], module)
-            except AttributeError:
+            except (AttributeError, KeyError):  # (MicroPython: KeyError when it is not there)
                 pass
