@@ -115,9 +115,14 @@ CHECKOUT_SCHEMAS = "../host/cheeseboard/schemas/%s.schema.json"
 def load_schema(board, home, game):
     """The game's schema, as the firmware carries it (schemas/<game>.json in its slot, put
     there by the image from host/cheeseboard/schemas)."""
-    data = board.read_file(home + "schemas/%s.json" % game)
-    if data is None:
-        data = board.read_file(home + CHECKOUT_SCHEMAS % game)
+    data = None
+    for name in ("schemas/%s.json" % game, CHECKOUT_SCHEMAS % game):
+        try:
+            data = board.read_file(home + name)
+        except OSError:  # (a board whose read_file raises for a missing file)
+            pass
+        if data is not None:
+            break
     if data is None:
         raise ValueError("(the table): this firmware has no schema for %s to check it" % game)
     return json.loads(data)

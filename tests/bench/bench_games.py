@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 from table import print_table  # noqa: E402
 
 from cheeseboard import build, paths  # noqa: E402
+from cheeseboard import image as images  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 SCRIPT = HERE / "games_on_vm.py"
@@ -36,6 +37,9 @@ def firmware_image(folder, profile="pico"):
     16x16 one: no 8x8 profile maps it)."""
     build.build_tree(paths.FIRMWARE, folder)
     (Path(folder) / "profile.json").write_text(json.dumps(paths.load_profile(profile)))
+    for rel, data in images._schemas().items():  # as a flashed slot has them
+        (Path(folder) / rel).parent.mkdir(exist_ok=True)
+        (Path(folder) / rel).write_bytes(data)
     build.compile_module(SCRIPT, Path(folder) / "games_on_vm.mpy", "games_on_vm.py")
     build.compile_module(HERE / "quiet_board.py", Path(folder) / "quiet_board.mpy",
                          "quiet_board.py")

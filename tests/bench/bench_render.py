@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE))
 from table import print_table  # noqa: E402
 
 from cheeseboard import build, paths  # noqa: E402
+from cheeseboard import image as images  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 N = 500
@@ -130,6 +131,9 @@ def run(n=N):
         build.compile_module(HERE / "quiet_board.py", Path(image) / "quiet_board.mpy",
                              "quiet_board.py")
         (Path(image) / "profile.json").write_text(json.dumps(profile))
+        for rel, data in images._schemas().items():  # as a flashed slot has them
+            (Path(image) / rel).parent.mkdir(exist_ok=True)
+            (Path(image) / rel).write_bytes(data)
         env = dict(os.environ, MICROPYPATH=image)
         code = VM % {"n": n, "game": game, "options": options}
         r = subprocess.run([micropython_binary(), "-X", "heapsize=%d" % profile["heap"],
