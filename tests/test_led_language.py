@@ -5,7 +5,9 @@
 - Colours that can be lit at once with different meanings are at least THRESHOLD apart
   (CIEDE2000; the document says why 10 and which pairs count).
 - In every decision state reached over random games, played with the buttons through the
-  engine's real drawing, no two legal actions give the same frame.
+  engine's real drawing, no two legal actions give the same frame. Each game plays on the
+  first reference profile that maps it (Gatenkaas: pico16); a private hand (Gatenkaas's
+  "hidden") must show nothing of itself until its player holds PEEK, and is then compared.
 Both checks run over every game in GAMES that has a palette, so a new game joins them by
 itself.
 """
