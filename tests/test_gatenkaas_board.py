@@ -82,6 +82,36 @@ def test_the_ghost_shows_the_card_on_offer_over_the_table():
     assert rgb("g6") == pal["0"] and rgb("i6") == pal["1"]
 
 
+def test_the_die_pixels_tell_which_hand_card_is_on_offer():
+    # Cards 16 (".o. / p.o") and 24 ("o.p / .o.") are alike but for a half turn: laid on the
+    # same cells they give the same ghost, so only the die pixels tell the two choices apart.
+    from cheesefw.games import gatenkaas
+
+    rules = json.loads(MemoryBoard().read_file("rules/gatenkaas.json"))
+    s = gatenkaas.State(rules, {"players": 2})
+    for c in (5, 16, 7, 24, 9, 10, 11, 12, 13, 14, 1):  # seat 1 holds 10, 12, 14, 16, 24
+        s.apply_action(c)
+    assert s.hand(1) == [10, 12, 14, 16, 24]
+    ghosts = {repr(s.hint(a)["ghost"]): a for a in s.legal_actions() if a >> 10 == 24}
+    alike = [(a, ghosts[repr(s.hint(a)["ghost"])]) for a in s.legal_actions()
+             if a >> 10 == 16 and repr(s.hint(a)["ghost"]) in ghosts]
+    assert alike
+    painter = Painter(PICO16, "gatenkaas", rules["palette"])
+    grey = rules["palette"]["ghost"]
+    die = PICO16["die"]
+
+    def pips(hint):
+        frame = bytearray(3 * 256)
+        painter.paint(frame, s.view(), 0, 2, hint)
+        lit = [list(frame[3 * p:3 * p + 3]) for p in die]
+        assert set(map(tuple, lit)) <= {tuple(grey), (0, 0, 0)}
+        return sum(rgb == grey for rgb in lit)
+
+    a, b = alike[0]
+    assert (pips(s.hint(a)), pips(s.hint(b))) == (4, 5)
+    assert pips(s.hint(s.legal_actions()[0])) == 1  # card 10, the first of the hand
+
+
 def test_cheese_tallies_and_the_pile_meter():
     from cheesefw.games import gatenkaas
 

@@ -5,7 +5,9 @@
 - Colours that can be lit at once with different meanings are at least THRESHOLD apart
   (CIEDE2000; the document says why 10 and which pairs count).
 - In every decision state reached over random games, played with the buttons through the
-  engine's real drawing, no two legal actions give the same frame.
+  engine's real drawing, no two legal actions give the same frame. Each game plays on the
+  first reference profile that maps it (Gatenkaas: pico16); a private hand (Gatenkaas's
+  "hidden") must show nothing of itself until its player holds PEEK, and is then compared.
 Both checks run over every game in GAMES that has a palette, so a new game joins them by
 itself.
 """
@@ -16,7 +18,7 @@ import re
 
 import pytest
 from colour_distance import ciede2000, distance
-from engine_driver import PROFILE, ROOT
+from engine_driver import ROOT, load_profile
 
 from cheesefw.engine import draw, play
 from cheesefw.engine.draw import BLINK_MS, Painter
@@ -32,7 +34,12 @@ def rules(game):
     return json.loads((ROOT / "firmware" / "rules" / (game + ".json")).read_text())
 
 
-PAINTED = [g for g in GAMES if rules(g).get("palette") and g in PROFILE["maps"]]
+PROFILE = load_profile("pico")
+# Each game on the first reference profile that maps it (Gatenkaas: only pico16 does).
+PROFILES = [load_profile(p.stem) for p in sorted((ROOT / "hardware" / "profiles").glob("*.json"))]
+PROFILE_OF = {g: next(p for p in PROFILES if g in p["maps"])
+              for g in GAMES if any(g in p["maps"] for p in PROFILES)}
+PAINTED = [g for g in GAMES if rules(g).get("palette") and g in PROFILE_OF]
 
 
 def doc_table(title):
@@ -141,8 +148,8 @@ class Journal:
 
 
 def make_play(module, table, options, seed):
-    """The engine's Play, with the real painter, on the reference profile."""
-    painter = Painter(PROFILE, module.NAME, table["palette"], table.get("signs"))
+    """The engine's Play, with the real painter, on the game's reference profile."""
+    painter = Painter(PROFILE_OF[module.NAME], module.NAME, table["palette"], table.get("signs"))
     return play.Play(module, table, options, seed, Journal(), painter)
 
 
@@ -153,7 +160,7 @@ def frames_of_the_choices(p, now):
     for i in range(len(p.choices)):
         p.cursor = i
         p.now = now
-        frame = bytearray(3 * PROFILE["led"]["count"])
+        frame = bytearray(3 * PROFILE_OF[p.module.NAME]["led"]["count"])
         p.draw(frame)
         frames.append(bytes(frame))
     p.cursor = keep
@@ -178,9 +185,19 @@ def play_and_check(game, seed, max_steps=3000):
         if wait == play.OVER:
             break
         if wait in (play.DECIDE, play.REACT):
-            frames = frames_of_the_choices(p, now - now % (2 * BLINK_MS))  # blink on
-            same = [(p.choices[i], p.choices[j]) for i in range(len(frames))
-                    for j in range(i) if frames[i] == frames[j]]
+            blink_on = now - now % (2 * BLINK_MS)
+            if p._secret():  # a private hand (Gatenkaas): hidden, no choice shows at all...
+                hidden = set(frames_of_the_choices(p, blink_on))
+                assert len(hidden) == 1, "%s: a hidden hand shows on the LEDs" % game
+                p.on_button(play.PEEK, "press", now)  # ...until its player holds PEEK
+                assert p._secret() is False
+            frames = frames_of_the_choices(p, blink_on)
+            first = {}
+            same = []
+            for i, frame in enumerate(frames):
+                if frame in first:
+                    same.append((p.choices[first[frame]], p.choices[i]))
+                first.setdefault(frame, i)
             assert not same, "%s: choices that look the same: %r" % (game, same[:3])
             checked += 1
             for _ in range(rng.randrange(len(p.choices))):

@@ -217,8 +217,13 @@ class State:
         self._check(a)
         if self.phase != PLAY:  # never name the card drawn: it is face down
             return {"spaces": [], "text": "draw" if self.phase != LOT else "lot"}
+        # Which card of the hand, as 1 to 5 grey pips on the die pixels: two cards alike but
+        # for a half turn give the same ghost, and the discards none (docs/led-language.md).
+        card = a - DISCARD if a >= DISCARD else unpack(a)[0]
+        pips = ["ghost"] * (self.hand(self.player).index(card) + 1)
         if a >= DISCARD:
-            return {"spaces": [], "text": "discard card %d" % (a - DISCARD), "mark": "discard"}
+            return {"spaces": [], "text": "discard card %d" % card, "mark": "discard",
+                    "dice": pips}
         card, turn, cell = unpack(a)
         d = self.deck
         face = d.faces[card]
@@ -231,7 +236,7 @@ class State:
                           _COLOUR_KEYS[kind - MOUSE] if kind >= MOUSE else body])
         blocked = self.layout.judge(card, cell, turn)
         fed = len(self.layout.seen_through(card, cell, turn))
-        return {"spaces": sorted(g[0] for g in ghost), "ghost": sorted(ghost),
+        return {"spaces": sorted(g[0] for g in ghost), "ghost": sorted(ghost), "dice": pips,
                 "text": "%s %d: blocks %d, feeds %d" % ("cat" if d.is_cat(card) else "card",
                                                         card, blocked, fed)}
 
