@@ -7,6 +7,8 @@ sorts ids, on both VMs. Two cards are adjacent when one of the table's grid step
 leads from one to the other: the rulebook's "horizontally, vertically or diagonally".
 """
 
+from cheesefw import table_fields
+
 MAX_SIDE = 6  # one-digit rows keep ids sortable; 36 cards keep an action in one byte
 ROUNDS_MAX = 3  # times each player may be the starter (the rulebook: 2 or 1)
 PLAYERS = ("2", "3", "4", "5")
@@ -97,26 +99,12 @@ def check_rules(rules, grid):
 
 def choose_options(table, options):
     """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
-    chosen = {}
-    for key, values in table:
-        chosen[key] = values[0]  # the first value is the default
-    for key in options or {}:
-        allowed = [v for k, v in table if k == key]
-        value = options[key]
-        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in table]
-            raise ValueError("kalle: option %r expected one of %r, got %r" % (key, want, value))
-        chosen[key] = value
-    return chosen
+    return table_fields.choose_options("kalle", table, options)
 
 
 def field(d, key, kind, where=""):
     """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
-    value = d.get(key) if isinstance(d, dict) else None
-    if type(value) is not kind:
-        raise ValueError("kalle rules: %s%s expected %s, got %r" % (where, key, kind.__name__,
-                                                                    value))
-    return value
+    return table_fields.field("kalle", d, key, kind, where)
 
 
 def int_in(d, key, low, high, where):

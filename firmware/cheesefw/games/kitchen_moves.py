@@ -6,6 +6,8 @@ order is the order of their ids "a1", "a2", ... "f7" (column letter a.., row num
 sorting ints sorts ids, on both VMs.
 """
 
+from cheesefw import table_fields
+
 PASS = 1  # the moving piece may step through this square
 STOP = 2  # the moving piece may end its move on this square
 SHOWN = "shown"  # the tile left on a square where the cat turned over a cheese
@@ -163,27 +165,12 @@ def check_rules(rules, board, kinds):
 
 def choose_options(table, options):
     """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
-    chosen = {}
-    for key, values in table:
-        chosen[key] = values[0]  # the first value is the default
-    for key in options or {}:
-        allowed = [v for k, v in table if k == key]
-        value = options[key]
-        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in table]
-            raise ValueError("kitchen: option %r expected one of %r, got %r" % (key, want, value))
-        chosen[key] = value
-    return chosen
+    return table_fields.choose_options("kitchen", table, options)
 
 
 def field(d, key, kind, where=""):
     """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
-    value = d.get(key) if isinstance(d, dict) else None
-    if type(value) is not kind:
-        raise ValueError(
-            "kitchen rules: %s%s expected %s, got %r" % (where, key, kind.__name__, value)
-        )
-    return value
+    return table_fields.field("kitchen", d, key, kind, where)
 
 
 def _int_in(d, key, low, high, where):

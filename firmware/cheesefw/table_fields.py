@@ -1,0 +1,26 @@
+"""What every game's rule-table loader and options need: a field of the expected type, and the
+options chosen from a game's OPTIONS, each refusal naming the game and the field."""
+
+
+def field(game, d, key, kind, where=""):
+    """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
+    value = d.get(key) if isinstance(d, dict) else None
+    if type(value) is not kind:
+        raise ValueError("%s rules: %s%s expected %s, got %r"
+                         % (game, where, key, kind.__name__, value))
+    return value
+
+
+def choose_options(game, table, options):
+    """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
+    chosen = {}
+    for key, values in table:
+        chosen[key] = values[0]  # the first value is the default
+    for key in options or {}:
+        allowed = [v for k, v in table if k == key]
+        value = options[key]
+        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
+            want = allowed[0] if allowed else [k for k, _ in table]
+            raise ValueError("%s: option %r expected one of %r, got %r" % (game, key, want, value))
+        chosen[key] = value
+    return chosen
