@@ -56,6 +56,9 @@ def _make_it_answer(client, port_name, say):
         return
     seen = _console(client.serial, b"\r\x02\r", 0.5)  # Ctrl-B: out of a raw REPL, if in one
     if not seen.rstrip(b" ").endswith(b">>>"):
+        client.discard()
+        if _answers(client, BOOT_S):  # no prompt: a board still starting its program, say
+            return
         raise BoardUnreachable(
             "no answer from %s: it runs something other than the cheeseboard firmware, or is "
             "busy (`cheeseboard info --port %s` says what is on it)" % (port_name, port_name))

@@ -88,10 +88,22 @@ def spread(state, witnesses):
     n = len(witnesses) // 2
     if n < 3:
         return witnesses
-    cols = [witnesses[2 * i] % d.cols for i in range(n)]
-    rows = [witnesses[2 * i] // d.cols for i in range(n)]
-    first = sorted({cols.index(min(cols)), cols.index(max(cols)), rows.index(min(rows)),
-                    rows.index(max(rows))})
+    # The first witness of the least and greatest column and row, found in one pass (lists of
+    # every column and row would cost the heap a kilobyte at the moment it is fullest).
+    width = d.cols
+    left = right = top = bottom = 0
+    for i in range(1, n):
+        cell = witnesses[2 * i]
+        col, row = cell % width, cell // width
+        if col < witnesses[2 * left] % width:
+            left = i
+        if col > witnesses[2 * right] % width:
+            right = i
+        if row < witnesses[2 * top] // width:
+            top = i
+        if row > witnesses[2 * bottom] // width:
+            bottom = i
+    first = sorted({left, right, top, bottom})
     out = bytearray()
     for i in first + [i for i in range(n) if i not in first]:
         out.extend(witnesses[2 * i:2 * i + 2])

@@ -102,10 +102,12 @@ class Board:
             f.write(text)
 
     def remove_file(self, name):
+        """Remove name if it is there; True when something was removed."""
         try:
             os.remove(name)
         except OSError:
-            pass
+            return False
+        return True
 
     # -- random seed ------------------------------------------------------------
 

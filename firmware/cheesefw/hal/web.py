@@ -117,5 +117,7 @@ class Board(base.Board):
         self._changed.add(name)
 
     def remove_file(self, name):
-        base.Board.remove_file(self, name)
-        self._changed.add(name)
+        removed = base.Board.remove_file(self, name)
+        if removed:  # a file that was not there changes nothing
+            self._changed.add(name)
+        return removed
