@@ -11,6 +11,7 @@ error reply and changes nothing. Received text is parsed as JSON, never run.
 """
 
 import binascii
+import gc
 import json
 
 MAX_LINE = 1024
@@ -88,6 +89,13 @@ class Server:
             reply = handler(request)
         except (ValueError, KeyError, TypeError) as e:
             self._error(rid, "%s: %s" % (request["cmd"], e))
+            return
+        except MemoryError:
+            # No request changes the game (they read it, or the tables on flash, whose
+            # changes are atomic): one that finds no heap mid-game is refused, never fatal.
+            gc.collect()
+            self._error(rid, "%s: out of memory on the board, nothing changed (the game goes "
+                        "on; try again between games)" % request["cmd"])
             return
         reply["id"] = rid
         reply["ok"] = True

@@ -171,7 +171,7 @@ class Tables:
         resume, copied atomically before its table is replaced or dropped."""
         later = self.in_play() == name
         if later and _size(self.kept) is None:
-            self.board.write_file(self.kept, self.board.read_file(current(name)))
+            self.board.copy_file(current(name), self.kept)
         return later
 
 

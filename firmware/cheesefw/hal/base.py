@@ -88,6 +88,19 @@ class Board:
             f.write(data)
         os.rename(tmp, name)
 
+    def copy_file(self, src, dst):
+        """Copy a file atomically, a few hundred bytes at a time: mid-game the heap may
+        hold no free block the size of the whole file."""
+        tmp = dst + ".tmp"
+        piece = bytearray(256)
+        with self.open(src, "rb") as source, self.open(tmp, "wb") as copy:
+            while True:
+                n = source.readinto(piece)
+                if not n:
+                    break
+                copy.write(memoryview(piece)[:n])
+        self.rename(tmp, dst)
+
     def open(self, name, mode="r"):
         """A file on the board's flash, opened as the built-in open() does."""
         return open(name, mode)

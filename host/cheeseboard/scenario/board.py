@@ -172,10 +172,16 @@ class ScenarioBoard:
         name = json.loads(data).get("game", path.stem)
         self.need_power()
         self.wait_up()
-        on_board = sync.board_tables(self.client).get(name, {})
-        if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
-            return "same"
-        return "sent, applies " + sync.push(self.client, name, data)["applies"]
+        try:
+            on_board = sync.board_tables(self.client).get(name, {})
+            if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
+                return "same"
+            return "sent, applies " + sync.push(self.client, name, data)["applies"]
+        except ProtocolError as e:
+            if "no answer" in str(e):
+                raise BoardTimeout("the board did not take %s within %gs%s"
+                                   % (path.name, self.timeout, self._last_error())) from None
+            raise
 
     # -- buttons and power ---------------------------------------------------------------------
 

@@ -240,8 +240,6 @@ class _Player:
         try:
             self.board.sync(file)
         except ProtocolError as e:
-            if "no answer" in str(e):
-                raise
             raise StepFailed("the board to take %s" % file.name, "a refusal: %s" % e) from None
 
     def do_snapshot(self, file, name):
