@@ -8,13 +8,21 @@
 # in slot.json (where `cheeseboard flash` reads it), when it raises or stops before then,
 # or when the board resets before then: a watchdog (machine.WDT, on boards that have one,
 # started here) resets a firmware that hangs, and this boot finds the trial counted.
+#
+# A firmware that was up is trusted, but not blindly: when it raises, the board restarts
+# (a game resumes from its journal) rather than wait at the REPL for a replug, and after
+# FALLS_BACK such falls in a row, none followed by SETTLED_TICKS of play, it goes back to
+# the previous slot as a failed trial would.
 import json
 import os
 import sys
 
 STATE = "slot.json"
 WDT_MS = 8000  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
+FALLS_BACK = 3  # a trusted firmware's falls in a row that send the board back a slot
+SETTLED_TICKS = 3000  # main-loop ticks (30 s) after which a fall is forgiven
 _wdt = None
+_ticks_to_settle = 0
 
 
 def read_state():
@@ -69,6 +77,44 @@ def feed():
         _wdt.feed()
 
 
+def settle():
+    """Every tick of a firmware that fell before: once it has played on long enough, its
+    falls are forgiven (slot.json written once, not every boot)."""
+    global _ticks_to_settle
+    _ticks_to_settle -= 1
+    if _ticks_to_settle == 0:
+        state = read_state()
+        if state and state.pop("falls", None):
+            write_state(state)
+
+
+def previous_is_whole(state):
+    # A slot being rewritten has no manifest until it is sealed (cheeseboard flash removes
+    # the old one first): a half-written slot is never gone back to.
+    try:
+        os.stat("/%s/manifest.json" % state["previous"])
+    except (OSError, KeyError, TypeError):
+        return False
+    return True
+
+
+def fell(state, e):
+    """A trusted firmware raised: restart it, or after FALLS_BACK falls in a row go back to
+    the previous slot; with nowhere to go, stop at the REPL (a person must look)."""
+    falls = state.get("falls", 0) + 1
+    if falls >= FALLS_BACK:
+        if not previous_is_whole(state):
+            raise e
+        sys.print_exception(e)
+        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)))
+    sys.print_exception(e)
+    state["falls"] = falls
+    write_state(state)
+    print("cheeseboard: the firmware stopped (%s); restarting it (%d of %d)"
+          % (error_text(e), falls, FALLS_BACK))
+    restart()
+
+
 def error_text(e):
     import io
 
@@ -95,6 +141,9 @@ try:
 
     if state:
         app.main(up, feed)
+    elif (read_state() or {}).get("falls"):
+        _ticks_to_settle = SETTLED_TICKS
+        app.main(None, settle)
     else:
         app.main()
 except KeyboardInterrupt:
@@ -107,9 +156,12 @@ except KeyboardInterrupt:
     raise
 except Exception as e:
     state = on_trial()
-    if not state:
-        raise
-    roll_back(state, error_text(e))
+    if state:
+        roll_back(state, error_text(e))
+    state = read_state()
+    if not state or "active" not in state:
+        raise  # a firmware at the root of the flash: no slots to restart or go back to
+    fell(state, e)
 state = on_trial()  # main() returned: it stopped at a bad profile, before being up
 if state:
     roll_back(state, "the firmware stopped before it was up")
