@@ -1,7 +1,7 @@
 """Reliability under attack, counted (the README's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
-                       [--tables N])
+                       [--tables N] [--jobs N])
 
 - resets of the virtual board from its side channel, at the REPL and in a game: `hello`
   answers after each (a deadlock would time out);
@@ -18,6 +18,7 @@ import json
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,31 +58,39 @@ def resets(n, tmp):
     return ok
 
 
-def flash_cuts(n, tmp):
+def flash_cuts(n, tmp, jobs=1):
+    """Cuts at n instants spread over the flash's window, up to jobs boards at a time (each
+    flash is mostly waiting on its board; a loaded machine only makes a hang likelier)."""
     firmware = firmware_copy(tmp, change=lambda root: append(
         root / "cheesefw" / "render.py", "\nUPDATED = 5\n"))
-    hangs = bricks = 0
-    longest = 0.0
-    for i in range(n):
-        board = VBoard(tmp / ("cut%d" % i), baud=115200)
-        try:
-            board.wait_protocol()
-            try:
-                seconds, _, _, _ = cut_during_flash(board, firmware, WINDOW * i / n)
-                longest = max(longest, seconds)
-            except AssertionError:
-                hangs += 1
-                continue
-            try:
-                board.wait_protocol(timeout=30)
-                active_slot(board.flash_dir, loader=False)
-                if flash(board, firmware).outcome not in ("up", "up to date"):
-                    bricks += 1
-            except Exception:
-                bricks += 1
-        finally:
-            board.stop()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        outcomes = list(pool.map(lambda i: one_cut(firmware, tmp / ("cut%d" % i), WINDOW * i / n),
+                                 range(n)))
+    hangs = sum(o == "hang" for o in outcomes)
+    bricks = sum(o == "brick" for o in outcomes)
+    longest = max([o for o in outcomes if isinstance(o, float)], default=0.0)
     return hangs, bricks, longest
+
+
+def one_cut(firmware, folder, after):
+    """The flash's seconds when it ended and the board was whole after; else hang or brick."""
+    board = VBoard(folder, baud=115200)
+    try:
+        board.wait_protocol()
+        try:
+            seconds, _, _, _ = cut_during_flash(board, firmware, after)
+        except AssertionError:
+            return "hang"
+        try:
+            board.wait_protocol(timeout=30)
+            active_slot(board.flash_dir, loader=False)
+            if flash(board, firmware).outcome not in ("up", "up to date"):
+                return "brick"
+        except Exception:
+            return "brick"
+        return seconds
+    finally:
+        board.stop()
 
 
 def tables(n, tmp):
@@ -98,6 +107,7 @@ def main():
     p.add_argument("--cuts", type=int, default=100)
     p.add_argument("--resets", type=int, default=100)
     p.add_argument("--tables", type=int, default=5000)
+    p.add_argument("--jobs", type=int, default=1, help="flash-cut boards at a time")
     args = p.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +119,7 @@ def main():
         ok = resets(args.resets, tmp)
         rows.append(("side-channel resets, half at the REPL, half in the menu",
                      "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
-        hangs, bricks, longest = flash_cuts(args.cuts, tmp)
+        hangs, bricks, longest = flash_cuts(args.cuts, tmp, args.jobs)
         rows.append(("flash power cuts, port kept open (0.3 s off)", "%d instants" % args.cuts,
                      "%d hangs past %.0f s (longest %.1f s), %d bricks" % (
                          hangs, DEADLINE, longest, bricks)))
