@@ -73,45 +73,32 @@ def up():
 
 
 def feed():
+    """Every tick: the watchdog's food; and once a firmware that fell has played on for
+    SETTLED_TICKS, its falls are forgiven (slot.json written then, not at every boot)."""
+    global _ticks_to_settle
     if _wdt:
         _wdt.feed()
-
-
-def settle():
-    """Every tick of a firmware that fell before: once it has played on long enough, its
-    falls are forgiven (slot.json written once, not every boot)."""
-    global _ticks_to_settle
-    _ticks_to_settle -= 1
-    if _ticks_to_settle == 0:
-        state = read_state()
-        if state and state.pop("falls", None):
+    if _ticks_to_settle:
+        _ticks_to_settle -= 1
+        if not _ticks_to_settle:
+            state = read_state()
+            state.pop("falls")
             write_state(state)
 
 
-def previous_is_whole(state):
-    # A slot being rewritten has no manifest until it is sealed (cheeseboard flash removes
-    # the old one first): a half-written slot is never gone back to.
-    try:
-        os.stat("/%s/manifest.json" % state["previous"])
-    except (OSError, KeyError, TypeError):
-        return False
-    return True
-
-
 def fell(state, e):
-    """A trusted firmware raised: restart it, or after FALLS_BACK falls in a row go back to
-    the previous slot; with nowhere to go, stop at the REPL (a person must look)."""
-    falls = state.get("falls", 0) + 1
+    """A trusted firmware raised: restart it; at its FALLS_BACK-th fall in a row go back to
+    the previous slot if that is whole (sealed: a flash writes the manifest last), else stop
+    at the REPL (a person must look)."""
+    state["falls"] = falls = state.get("falls", 0) + 1
     if falls >= FALLS_BACK:
-        if not previous_is_whole(state):
-            raise e
-        sys.print_exception(e)
+        try:
+            os.stat("/%s/manifest.json" % state["previous"])
+        except (OSError, KeyError, TypeError):
+            raise e from None
         roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)))
     sys.print_exception(e)
-    state["falls"] = falls
     write_state(state)
-    print("cheeseboard: the firmware stopped (%s); restarting it (%d of %d)"
-          % (error_text(e), falls, FALLS_BACK))
     restart()
 
 
@@ -143,7 +130,7 @@ try:
         app.main(up, feed)
     elif (read_state() or {}).get("falls"):
         _ticks_to_settle = SETTLED_TICKS
-        app.main(None, settle)
+        app.main(None, feed)
     else:
         app.main()
 except KeyboardInterrupt:

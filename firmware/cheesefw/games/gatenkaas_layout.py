@@ -61,15 +61,13 @@ class Layout:
         ("No other card may be placed on top of a cat card"): `corner << 8 | mask` per corner
         cell in cell order, mask's bit i set when face cell i would lie on a seen mouse. A
         generator: a whole turn's corners never sit in the heap at once."""
-        d = self.deck
-        w, h = d.span(turn)
-        cols = d.cols
-        box = self.box
+        cols = self.deck.cols
         deltas = self.deltas[turn]
         grade = self.grade
-        for row in range(max(0, box[1] - h + 1), min(d.rows - h, box[3]) + 1):
+        rows, columns = self._corners(turn)
+        for row in rows:
             base = row * cols
-            for col in range(max(0, box[0] - w + 1), min(cols - w, box[2]) + 1):
+            for col in columns:
                 cell = base + col
                 on = 0
                 mask = 0
@@ -86,6 +84,20 @@ class Layout:
                 else:
                     if on:
                         yield cell << 8 | mask
+
+    def _corners(self, turn):
+        """The rows and the columns of the corner cells where a card laid with `turn` could
+        touch the cards so far and stay in the area."""
+        d = self.deck
+        w, h = d.span(turn)
+        box = self.box
+        return (range(max(0, box[1] - h + 1), min(d.rows - h, box[3]) + 1),
+                range(max(0, box[0] - w + 1), min(d.cols - w, box[2]) + 1))
+
+    def most_over(self, turn):
+        """At most how many corners over(turn) yields: a buffer's size, found without it."""
+        rows, columns = self._corners(turn)
+        return len(rows) * len(columns)
 
     def judge(self, card, cell, turn):
         """How many seen mice `card` laid there would block; NOT_LEGAL when it would leave the

@@ -14,16 +14,19 @@ def placements(state, hand):
     """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell).
 
     Counted first, then written into a buffer of exactly their size: a buffer grown a
-    placement at a time leaves a trail of freed blocks that fragments a small heap."""
+    placement at a time leaves a trail of freed blocks that fragments a small heap (for
+    the same reason each turn's corners go into a buffer of their greatest number)."""
     lay = state.layout
     d = state.deck
     spots = []  # per turn: (corner cell, mask) byte pairs, so each turn is scanned once
     for turn in range(4):
-        pairs = bytearray()
+        pairs = bytearray(2 * lay.most_over(turn))
+        n = 0
         for spot in lay.over(turn):
-            pairs.append(spot >> 8)
-            pairs.append(spot & 255)
-        spots.append(pairs)
+            pairs[n] = spot >> 8
+            pairs[n + 1] = spot & 255
+            n += 2
+        spots.append(memoryview(pairs)[:n])
     cat_ok = [None] * 4  # per turn, per spot: may a cat card go there (the same for all four)
     witnesses = None  # where unplayed mouse cards could go now
     for card in hand:
@@ -104,9 +107,16 @@ def spread(state, witnesses):
         if row > witnesses[2 * bottom] // width:
             bottom = i
     first = sorted({left, right, top, bottom})
-    out = bytearray()
-    for i in first + [i for i in range(n) if i not in first]:
-        out.extend(witnesses[2 * i:2 * i + 2])
+    # Written into a buffer of the witnesses' size, with no list of the order: this runs when
+    # the heap is fullest, at a game's first turn.
+    out = bytearray(len(witnesses))
+    k = 0
+    for pick in (True, False):  # the four extremes, then the rest in their order
+        for i in first if pick else range(n):
+            if pick or i not in first:
+                out[k] = witnesses[2 * i]
+                out[k + 1] = witnesses[2 * i + 1]
+                k += 2
     return out
 
 
@@ -119,7 +129,8 @@ def mouse_spots(state, spots):
         if (state.where[card] == PILE or state.where[card] >= HAND) and \
                 d.solid[card] not in solids:
             solids.append(d.solid[card])
-    out = bytearray()
+    out = bytearray(sum(len(pairs) for pairs in spots))  # at most one place per corner
+    n = 0
     fits = bytearray(256)  # per mask met so far: 1 some unplayed card fits, 2 none does
     for turn in range(4):
         pairs = spots[turn]
@@ -132,6 +143,7 @@ def mouse_spots(state, spots):
                         fits[m] = 1
                         break
             if fits[m] == 1:
-                out.append(pairs[i])
-                out.append(turn)
-    return out
+                out[n] = pairs[i]
+                out[n + 1] = turn
+                n += 2
+    return memoryview(out)[:n]
