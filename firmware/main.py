@@ -8,21 +8,13 @@
 # in slot.json (where `cheeseboard flash` reads it), when it raises or stops before then,
 # or when the board resets before then: a watchdog (machine.WDT, on boards that have one,
 # started here) resets a firmware that hangs, and this boot finds the trial counted.
-#
-# A firmware that was up is trusted, but not blindly: when it raises, the board restarts
-# (a game resumes from its journal) rather than wait at the REPL for a replug, and after
-# FALLS_BACK such falls in a row, none followed by SETTLED_TICKS of play, it goes back to
-# the previous slot as a failed trial would.
 import json
 import os
 import sys
 
 STATE = "slot.json"
 WDT_MS = 8000  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
-FALLS_BACK = 3  # a trusted firmware's falls in a row that send the board back a slot
-SETTLED_TICKS = 3000  # main-loop ticks (30 s) after which a fall is forgiven
 _wdt = None
-_ticks_to_settle = 0
 
 
 def read_state():
@@ -73,33 +65,8 @@ def up():
 
 
 def feed():
-    """Every tick: the watchdog's food; and once a firmware that fell has played on for
-    SETTLED_TICKS, its falls are forgiven (slot.json written then, not at every boot)."""
-    global _ticks_to_settle
     if _wdt:
         _wdt.feed()
-    if _ticks_to_settle:
-        _ticks_to_settle -= 1
-        if not _ticks_to_settle:
-            state = read_state()
-            state.pop("falls")
-            write_state(state)
-
-
-def fell(state, e):
-    """A trusted firmware raised: restart it; at its FALLS_BACK-th fall in a row go back to
-    the previous slot if that is whole (sealed: a flash writes the manifest last), else stop
-    at the REPL (a person must look)."""
-    state["falls"] = falls = state.get("falls", 0) + 1
-    if falls >= FALLS_BACK:
-        try:
-            os.stat("/%s/manifest.json" % state["previous"])
-        except (OSError, KeyError, TypeError):
-            raise e from None
-        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)))
-    sys.print_exception(e)
-    write_state(state)
-    restart()
 
 
 def error_text(e):
@@ -128,9 +95,6 @@ try:
 
     if state:
         app.main(up, feed)
-    elif (read_state() or {}).get("falls"):
-        _ticks_to_settle = SETTLED_TICKS
-        app.main(None, feed)
     else:
         app.main()
 except KeyboardInterrupt:
@@ -143,12 +107,9 @@ except KeyboardInterrupt:
     raise
 except Exception as e:
     state = on_trial()
-    if state:
-        roll_back(state, error_text(e))
-    state = read_state()
-    if not state or "active" not in state:
-        raise  # a firmware at the root of the flash: no slots to restart or go back to
-    fell(state, e)
+    if not state:
+        raise
+    roll_back(state, error_text(e))
 state = on_trial()  # main() returned: it stopped at a bad profile, before being up
 if state:
     roll_back(state, "the firmware stopped before it was up")
