@@ -7,14 +7,18 @@
 # for app.UP_MS and answered the protocol. It goes back to the previous slot, noting why
 # in slot.json (where `cheeseboard flash` reads it), when it raises or stops before then,
 # or when the board resets before then: a watchdog (machine.WDT, on boards that have one,
-# started here) resets a firmware that hangs, and this boot finds the trial counted.
+# started here) resets a firmware that hangs, and this boot finds the trial counted. When a
+# firmware that was up raises, recover.py (compiled only then) restarts it, and goes back a
+# slot after its third fall in a row without SETTLED_TICKS of play between.
 import json
 import os
 import sys
 
 STATE = "slot.json"
 WDT_MS = 8000  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
+SETTLED_TICKS = 3000  # main-loop ticks (30 s) of play that forgive a firmware's falls
 _wdt = None
+_settle = 0  # ticks until a firmware that fell is forgiven (0: nothing to forgive)
 
 
 def read_state():
@@ -65,8 +69,16 @@ def up():
 
 
 def feed():
+    """Every tick: the watchdog's food, and the count to a fall's forgiving."""
+    global _settle
     if _wdt:
         _wdt.feed()
+    if _settle:
+        _settle -= 1
+        if not _settle:
+            state = read_state()
+            state.pop("falls", None)
+            write_state(state)
 
 
 def error_text(e):
@@ -93,10 +105,9 @@ try:
             pass  # no watchdog: a hang goes back at the next reset
     from cheesefw import app
 
-    if state:
-        app.main(up, feed)
-    else:
-        app.main()
+    if not state and (read_state() or {}).get("falls"):
+        _settle = SETTLED_TICKS
+    app.main(up if state else None, feed)
 except KeyboardInterrupt:
     # Stopped from the console (a host tool's Ctrl-C): no verdict on the new firmware;
     # the next boot starts its trial again.
@@ -107,9 +118,14 @@ except KeyboardInterrupt:
     raise
 except Exception as e:
     state = on_trial()
-    if not state:
-        raise
-    roll_back(state, error_text(e))
+    if state:
+        roll_back(state, error_text(e))
+    state = read_state()
+    if not state or "active" not in state:
+        raise  # a firmware at the root of the flash: no slots to restart or go back to
+    import recover
+
+    recover.fell(state, e, write_state, roll_back, restart, error_text)
 state = on_trial()  # main() returned: it stopped at a bad profile, before being up
 if state:
     roll_back(state, "the firmware stopped before it was up")

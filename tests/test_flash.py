@@ -96,7 +96,7 @@ def test_force_sends_every_file_and_dry_run_changes_nothing(vboard, tmp_path):
     img = image.make(load_profile("pico"))
     n = len(img.files) + len(img.loader)
     assert "sending 1/%d slot_b/cheesefw/__init__.mpy\n" % n in r.stdout
-    assert "sending %d/%d main.py\nsent %d files" % (n, n, n) in r.stdout
+    assert "sending %d/%d recover.py\nsent %d files" % (n, n, n) in r.stdout
     slot, manifest = active_slot(vboard.flash_dir)
     assert slot == "slot_b"
 
@@ -217,7 +217,7 @@ def test_a_busy_port_or_a_vanished_one_is_a_clear_error_and_changes_nothing(vboa
 def test_the_image_names_every_file_with_its_hash(tmp_path):
     profile = load_profile("pico")
     a = image.make(profile)
-    assert set(a.loader) == {"boot.py", "main.py"}
+    assert set(a.loader) == {"boot.py", "main.py", "recover.py"}
     assert "cheesefw/app.mpy" in a.files and "rules/gouda.json" in a.files
     assert json.loads(a.files["profile.json"]) == profile
     assert image.make(profile).build_id == a.build_id  # the same tree, the same build

@@ -5,6 +5,7 @@ the host saying what happened (a refusal, or a rollback with the reason)."""
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from flashing import active_slot, firmware_copy, flash
@@ -92,3 +93,52 @@ def test_a_bad_firmware_leaves_the_board_on_working_firmware(vboard, tmp_path, v
     assert vboard.wait_protocol(timeout=30)["slot"]["active"] == "slot_a"
     assert flash(vboard, firmware_copy(tmp_path, "good")).outcome in ("up", "up to date")
 
+
+def test_a_firmware_up_in_its_trial_that_then_falls_on_every_boot_goes_back(vboard, tmp_path):
+    # Up in its trial (3 s), then a raise at 4 s of every run: the board restarts it twice
+    # (falls counted in slot.json) and on the third fall goes back to the old firmware.
+    vboard.wait_protocol()
+    good = active_slot(vboard.flash_dir)[1]["build"]
+    bad = firmware_copy(tmp_path, change=in_main_loop(4000, "raise ZeroDivisionError('at 4 s')"))
+    assert flash(vboard, bad).outcome == "up"
+    new = json.loads((vboard.flash_dir / "slot.json").read_text())
+    assert new["active"] == "slot_b" and not new.get("trial")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        state = json.loads((vboard.flash_dir / "slot.json").read_text())
+        if state["active"] == "slot_a":
+            break
+        time.sleep(0.2)
+    assert state["active"] == "slot_a", state
+    assert state["failed"]["slot"] == "slot_b"
+    assert state["failed"]["error"].startswith("it fell 3 times in a row")
+    assert "ZeroDivisionError: at 4 s" in state["failed"]["error"]
+    hello = vboard.wait_protocol(timeout=30)
+    assert hello["slot"]["active"] == "slot_a"
+    assert active_slot(vboard.flash_dir)[1]["build"] == good
+    time.sleep(6)  # the old firmware plays on past the bad one's 4 s
+    assert vboard.request("hello")["slot"]["active"] == "slot_a"
+
+
+def test_a_fall_now_and_then_restarts_the_firmware_and_is_forgiven(vboard, tmp_path):
+    # One fall, then a firmware that plays on: it is restarted, not rolled back, and once it
+    # has played for main.py's SETTLED_TICKS its fall is forgotten.
+    vboard.wait_protocol()
+    flaky = firmware_copy(tmp_path, change=in_main_loop(4000, (
+        "import os\n"
+        "            if 'fell-once' not in os.listdir():\n"
+        "                open('fell-once', 'w').close()\n"
+        "                raise ZeroDivisionError('once')")))
+    assert flash(vboard, flaky).outcome == "up"
+    deadline = time.monotonic() + 60
+    while not (vboard.flash_dir / "fell-once").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2)
+    state = json.loads((vboard.flash_dir / "slot.json").read_text())
+    assert state["active"] == "slot_b" and state.get("falls") == 1, state
+    assert vboard.wait_protocol(timeout=30)["slot"]["active"] == "slot_b"
+    deadline = time.monotonic() + 120  # 30 s of ticks on a VM that may run late
+    while json.loads((vboard.flash_dir / "slot.json").read_text()).get("falls"):
+        assert time.monotonic() < deadline, "the fall was never forgiven"
+        time.sleep(0.5)
+    assert json.loads((vboard.flash_dir / "slot.json").read_text())["active"] == "slot_b"

@@ -111,7 +111,7 @@ def test_profile_on_the_flash_is_the_hardware_profile(tmp_path):
     assert json.loads((slot / "profile.json").read_text()) == PROFILE
     # as a flashed board has it: the loader as source, every module compiled to .mpy
     assert (folder / "main.py").exists() and (slot / "cheesefw" / "app.mpy").exists()
-    assert sorted(p.name for p in folder.rglob("*.py")) == ["boot.py", "main.py"]
+    assert sorted(p.name for p in folder.rglob("*.py")) == ["boot.py", "main.py", "recover.py"]
     assert (slot / "rules" / "gouda.json").exists()
     assert not list(folder.rglob("__pycache__"))
     source = flash.prepare(PROFILE, tmp_path / "g", source=True)

@@ -48,7 +48,7 @@ def main():
                "--python-version", "3.11", "--no-site-packages", "--explicit-package-bases",
                "--config-file", str(config),
                "--cache-dir", str(ROOT / ".mypy_cache" / "firmware"),
-               "cheesefw", "main.py"]
+               "cheesefw", "main.py", "recover.py"]
         env = {"MYPYPATH": stubs, "PATH": "/usr/bin:/bin"}
         return subprocess.call(cmd, cwd=str(ROOT / "firmware"), env=env)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cheeseboard.paths import command
 
-SOURCE_ONLY = ("main.py", "boot.py")
+SOURCE_ONLY = ("main.py", "boot.py", "recover.py")  # the loader: compiled on the board
 
 
 class BuildError(Exception):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cheeseboard import build, paths
 
-LOADER = ("boot.py", "main.py")
+LOADER = ("boot.py", "main.py", "recover.py")
 SLOTS = ("slot_a", "slot_b")
 MANIFEST = "manifest.json"
 STATE = "slot.json"
