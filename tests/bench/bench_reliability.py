@@ -63,9 +63,13 @@ def flash_cuts(n, tmp, jobs=1):
     flash is mostly waiting on its board; a loaded machine only makes a hang likelier)."""
     firmware = firmware_copy(tmp, change=lambda root: append(
         root / "cheesefw" / "render.py", "\nUPDATED = 5\n"))
+    def cut(i):
+        outcome = one_cut(firmware, tmp / ("cut%d" % i), WINDOW * i / n)
+        print("cut at %.2f s: %s" % (WINDOW * i / n, outcome), file=sys.stderr, flush=True)
+        return outcome
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(lambda i: one_cut(firmware, tmp / ("cut%d" % i), WINDOW * i / n),
-                                 range(n)))
+        outcomes = list(pool.map(cut, range(n)))
     hangs = sum(o == "hang" for o in outcomes)
     bricks = sum(o == "brick" for o in outcomes)
     longest = max([o for o in outcomes if isinstance(o, float)], default=0.0)
