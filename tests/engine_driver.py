@@ -71,6 +71,10 @@ class MemoryBoard(Board):
     def ticks_ms(self):
         return self.now
 
+    def ticks_diff(self, a, b):
+        return a - b  # (a clock that stands still while the engine runs: a board's thinking
+        # never spends its slice of a tick here, and each decision is thought through at once)
+
 
 class _WriteBack(io.StringIO):
     """A file opened for writing in a MemoryBoard: stored when closed."""

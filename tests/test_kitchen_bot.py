@@ -69,7 +69,7 @@ def test_the_cat_closes_in_on_the_nearest_mouse():
                 if sq >= 0 and sq not in s.board.holes and not s.board.table[sq]]
         if not legal or not prey:
             continue
-        choice = kitchen_bot.choose(s, Rng(seed), "beginner")
+        choice = kitchen.bot_move(s, Rng(seed), "beginner")
         best = min(min(kitchen_bot._distance(a, m) for m in prey) for a in legal)
         assert min(kitchen_bot._distance(choice, m) for m in prey) == best
         checked += 1

@@ -176,7 +176,7 @@ def bench_tick():
 
 def bench_kitchen():
     """The reachable squares for the largest roll with a +2 after it, and the board cat's choice."""
-    from cheesefw.games import kitchen, kitchen_bot
+    from cheesefw.games import kitchen
 
     table = rules("kitchen")
     rng = Rng(4)
@@ -202,7 +202,7 @@ def bench_kitchen():
     reach_us = time.ticks_diff(time.ticks_us(), t0) / max(n, 1)
     t0 = time.ticks_us()
     for s in cats:
-        kitchen_bot.choose(s, rng)
+        kitchen.bot_move(s, rng)
     bot_us = time.ticks_diff(time.ticks_us(), t0) / len(cats)
     print(json.dumps({"reach_us": reach_us, "bot_us": bot_us, "positions": len(cats)}))
 
@@ -240,7 +240,7 @@ def bench_katz():
 def bench_gatenkaas():
     """The legal placements of the player on turn (a full hand, computed afresh) at every
     decision of seeded 4-player games; the worst and the mean, and the board's choice."""
-    from cheesefw.games import gatenkaas, gatenkaas_bot
+    from cheesefw.games import gatenkaas
 
     table = rules("gatenkaas")
     rng = Rng(21)
@@ -262,7 +262,7 @@ def bench_gatenkaas():
                 count += 1
                 most = max(most, len(legal))
             t0 = time.ticks_us()
-            a = gatenkaas_bot.choose(s, rng)
+            a = gatenkaas.bot_move(s, rng)
             bot = max(bot, time.ticks_diff(time.ticks_us(), t0))
             s.apply_action(a)
     # The baseline: a loop over as many cells as the search looks at, doing nothing.

@@ -112,7 +112,7 @@ class Engine:
         painter = Painter(self.profile, header["game"], rules.get("palette", {}),
                           rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, resume, header.get("seats", ()))
+                          painter, resume, header.get("seats", ()), self.board)
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)

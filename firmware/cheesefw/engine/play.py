@@ -31,6 +31,10 @@ ROLL_MS = 700
 WINDOW_MS = 5000
 SIGNAL_MS = 300
 BOT_MS = 800  # the board "thinks" this long, so that players see its move coming
+# The board's players think meanwhile, THINK_MS of each 10 ms tick at most: a decision is a
+# generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision, however
+# long on a slow board, makes a tick late by more than one of its steps.
+THINK_MS = 4
 REVEAL_MS = 1200  # a tile being turned over
 
 # What the board is waiting for.
@@ -49,9 +53,13 @@ PEEK = "roll"  # held down, it shows a private choice (the hand of the player to
 
 
 class Play:
-    def __init__(self, module, rules, options, seed, journal, painter, resume=False, seats=()):
-        """seats: [seat, level] pairs the menu gave to the board, besides the game's options'."""
+    def __init__(self, module, rules, options, seed, journal, painter, resume=False, seats=(),
+                 clock=None):
+        """seats: [seat, level] pairs the menu gave to the board, besides the game's options';
+        clock: the board (its ticks_ms and ticks_diff) that times the thinking's slices (None:
+        the board's players think each decision through at once)."""
         self.module = module
+        self.clock = clock
         self.options = options
         self.state = module.State(rules, options)
         self.rng = Rng(seed)
@@ -66,6 +74,8 @@ class Play:
             self.levels[seat] = level
         self.bots = sorted(self.levels)
         self.bot_at = None  # when the board reacts in the open window (None: it does not)
+        self.thinking = None  # the board player's decision being thought (a generator)
+        self.decided = None  # what it decided, once thinking is None again
         self.reveal = None
         self.reveal_until = 0
         # History indices of deals and of secret moves (a game's optional is_secret(): true
@@ -139,6 +149,7 @@ class Play:
         if wait == WINDOW and name == "ok":
             self.wait = SEAT  # the window waits while someone picks their seat
             self.bot_at = None
+            self.thinking = None
             self.seat = 0
             return True
         if wait == SEAT and name == "ok":
@@ -222,15 +233,19 @@ class Play:
         self.now = now
         if self.signal and now - self.signal_until >= 0:
             self.signal = None
+        if self.thinking is not None:
+            self._think()
         if self.wait == ROLLING and now - self.until >= 0:
             self._roll_dice(now)
-        elif self.wait == WINDOW and self.bot_at is not None and now - self.bot_at >= 0:
-            self._bot_reacts(now)  # (before the window's end: its pause is the shorter)
+        elif self.wait == WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
+                and self.thinking is None:  # (before the window's end: its pause is the shorter)
+            self.bot_at = None
+            if self.decided != PASS:
+                self._apply(self.decided, now)
         elif self.wait == WINDOW and now - self.until >= 0:
             self._apply(PASS, now)
-        elif self.wait == BOT and now - self.until >= 0:
-            level = self.levels[self.state.current_player()]
-            self._apply(self.module.bot_move(self.state, self.rng, level), now)
+        elif self.wait == BOT and now - self.until >= 0 and self.thinking is None:
+            self._apply(self.decided, now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
         return self._animation_step(now) != self._shown_at
@@ -283,6 +298,7 @@ class Play:
         player = state.current_player()
         self.cursor = 0
         self.peeking = False  # the next player holds PEEK afresh
+        self.thinking = None
         if player == TERMINAL:
             self.wait = OVER
         elif player == CHANCE:
@@ -295,6 +311,7 @@ class Play:
         elif player in self.bots:
             self.wait = BOT
             self.until = now + BOT_MS
+            self.thinking = self._bot().think(state, self.rng, self.levels[player])
         else:
             self.wait = DECIDE
             self.choices = state.legal_actions()
@@ -306,18 +323,36 @@ class Play:
         # The board's seats may react too, after its pause: a person who presses ok first
         # takes the window (it opens again after their move, and the board is asked again).
         self.bot_at = now + BOT_MS if self.bots else None
+        self.thinking = self._reactions() if self.bots else None
 
-    def _bot_reacts(self, now):
-        self.bot_at = None
+    def _bot(self):
+        """The game's board players (imported when the board first plays)."""
+        return __import__("cheesefw.games.%s_bot" % self.module.NAME, None, None, ["think"])
+
+    def _reactions(self):
+        """The board's seats in the open window: a strong one's power, else a beginner's, or
+        PASS (a generator, as the game's think)."""
+        think = self._bot().think  # in a window: (state, rng, level, seats)
         levels = self.levels
         mine = [s for s in self.bots if levels[s] == "strong"]
         easy = [s for s in self.bots if levels[s] != "strong"]
-        react = self.module.bot_move  # in a window: (state, rng, level, seats)
-        action = react(self.state, self.rng, "strong", mine) if mine else PASS
+        action = (yield from think(self.state, self.rng, "strong", mine)) if mine else PASS
         if action == PASS and easy:
-            action = react(self.state, self.rng, "beginner", easy)
-        if action != PASS:
-            self._apply(action, now)
+            action = yield from think(self.state, self.rng, "beginner", easy)
+        return action
+
+    def _think(self):
+        """Step the board player's thinking for THINK_MS of this tick, or to its end."""
+        clock = self.clock
+        began = clock.ticks_ms() if clock else 0
+        try:
+            while True:
+                next(self.thinking)
+                if clock and clock.ticks_diff(clock.ticks_ms(), began) >= THINK_MS:
+                    return
+        except StopIteration as done:
+            self.thinking = None
+            self.decided = done.value
 
     # -- output -------------------------------------------------------------------
 

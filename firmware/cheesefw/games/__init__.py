@@ -21,6 +21,16 @@ def load(name):
     return module
 
 
+def decide(thinking):
+    """A board player's thinking (a `<game>_bot.think` generator) run to its end: the action
+    it returns. The engine steps the same generator a slice per tick instead."""
+    try:
+        while True:
+            next(thinking)
+    except StopIteration as done:
+        return done.value
+
+
 def as_action(value):
     """Turn an action read back from JSON (lists) into the game's form (tuples)."""
     if isinstance(value, list):

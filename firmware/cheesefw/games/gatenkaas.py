@@ -68,9 +68,9 @@ def unpack(a):
 
 def bot_move(state, rng, level="strong"):
     """The board's choice for the seat to act (its rng: the engine's seeded source)."""
-    from cheesefw.games import gatenkaas_bot
+    from cheesefw.games import decide, gatenkaas_bot
 
-    return gatenkaas_bot.choose(state, rng, level)
+    return decide(gatenkaas_bot.think(state, rng, level))
 
 
 class State:

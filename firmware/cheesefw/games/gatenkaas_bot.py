@@ -6,6 +6,9 @@ of a colour it blocks (a point less at the end) and mice printed on it (a point 
 strong player takes the best of (own gain - the best other seat's gain); the beginner only
 avoids placements that cost its own colour, and is otherwise random. Ties go to the random
 source, so the same seed replays the same game.
+
+`think` is a generator (see games.decide): it yields after each placement it judges, so the
+engine can spread a hand's several hundred placements over its ticks.
 """
 
 from cheesefw.games.gatenkaas import DISCARD, unpack
@@ -37,9 +40,10 @@ def gains(state, a):
     return out
 
 
-def choose(state, rng, level="strong"):
-    """A legal action for the seat on turn."""
+def think(state, rng, level="strong"):
+    """Yields while it judges; returns a legal action for the seat on turn."""
     legal = state.legal_actions()
+    yield
     me = state.player
     n = state.num_players()
     # One byte a placement (score + 64): a hand's several hundred scores cost no list of ints.
@@ -53,6 +57,7 @@ def choose(state, rng, level="strong"):
             score = 0 if g[me] >= 0 else -1
         scores[i] = max(0, min(255, score + 64))
         i += 1
+        yield
     best = max(scores)
     ties = 0
     for b in scores:

@@ -63,9 +63,9 @@ OPTIONS = (
 def bot_move(state, rng, level="strong", seats=None):
     """The board's action (gouda_bot.py) for the player to act; in a reaction window, the power
     one of `seats` plays, or PASS. (No bot_players: no option gives a seat to the board.)"""
-    from cheesefw.games import gouda_bot
+    from cheesefw.games import decide, gouda_bot
 
-    return gouda_bot.choose(state, rng, level, seats)
+    return decide(gouda_bot.think(state, rng, level, seats))
 
 
 def check_table(rules):

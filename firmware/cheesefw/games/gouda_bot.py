@@ -14,7 +14,9 @@ mice first, reds to the leader's. That model is the whole bot:
   bad roll, a Downgrade of an opponent's good one.
 
 Both play only legal actions: every choice is taken from state.legal_actions(); ties are broken
-by the engine's seeded source, so a seed replays the same game on both VMs.
+by the engine's seeded source, so a seed replays the same game on both VMs. `think` is a
+generator (see games.decide): it yields after each space, choice or marker it judges, so the
+engine spreads a decision over its ticks; it never yields while it has the state changed.
 """
 
 from cheesefw.games import PASS, REACTION
@@ -43,30 +45,35 @@ TIE = 1e-5
 _TABLES = [None, None]  # the last Board and its tables (see _tables)
 
 
-def choose(state, rng, level="strong", seats=None):
+def think(state, rng, level="strong", seats=None):
     """The board's action for the player to act (the power's player at a choice); in a
     reaction window, the power one of `seats` (default: any player) plays, or PASS."""
     ph = state.ph
     legal = state.legal_actions()
     if len(legal) == 1 or not legal:
         return legal[0] if legal else PASS
+    yield
     if ph == PLACE:
         return _place(state, rng, legal, level)
     if ph == GO:
-        return _designate(state, rng, legal, level)
+        return (yield from _designate(state, rng, legal, level))
     if ph == MOVE:
         return _move(state, rng, legal, level)
     if ph == CHOOSE:
         model = _Model(state)
-        return _best(rng, legal, [_choice_value(state, state.pp, state.pt, a, model)
-                                  for a in legal])
+        scores = []
+        for a in legal:
+            scores.append(_choice_value(state, state.pp, state.pt, a, model))
+            yield
+        return _best(rng, legal, scores)
     if state.current_player() == REACTION:
-        return react(state, rng, list(range(state.n)) if seats is None else seats, level)
+        seats = list(range(state.n)) if seats is None else seats
+        return (yield from react(state, rng, seats, level))
     return legal[rng.below(len(legal))]
 
 
 def react(state, rng, seats, level="strong"):
-    """In a reaction window: the power one of `seats` plays, or PASS."""
+    """In a reaction window: the power one of `seats` plays, or PASS (a generator, as think)."""
     legal = state.legal_actions()
     keep = KEEP[level]
     best = []
@@ -78,7 +85,7 @@ def react(state, rng, seats, level="strong"):
         t = POWERS.index(a[2])
         if level == "beginner" and t not in BEGINNER_POWERS:
             continue
-        gain = _power_gain(state, a[1], t, level, model)
+        gain = yield from _power_gain(state, a[1], t, level, model)
         if gain > most + TIE:
             most = gain
             best = [a]
@@ -120,7 +127,11 @@ def _designate(state, rng, legal, level):
         dist = _tables(b)[0]
         return _best(rng, legal, [-dist[s] for s in spaces])
     model = _Model(state)
-    return _best(rng, legal, [model.roll(s, state.cur) for s in spaces])
+    scores = []
+    for s in spaces:
+        scores.append(model.roll(s, state.cur))
+        yield
+    return _best(rng, legal, scores)
 
 
 def _move(state, rng, legal, level):
@@ -148,7 +159,8 @@ def _move(state, rng, legal, level):
 
 
 def _power_gain(state, p, t, level, model=None):
-    """How much standing player p gains by playing a marker of type t now (its best use)."""
+    """How much standing player p gains by playing a marker of type t now (its best use); a
+    generator that yields after each use it judges."""
     cur = state.cur
     model = model or _Model(state)
     if state.win != W_ROLL:  # after the moves: an Extra Turn, or a Cancel of one
@@ -175,6 +187,7 @@ def _power_gain(state, p, t, level, model=None):
         v = _choice_value(state, p, t, decode(c), model)
         if v > best:
             best = v
+        yield
     return best - base
 
 

@@ -55,9 +55,9 @@ def check_table(rules):
 
 def bot_move(state, rng, level="strong"):
     """The board's action for the seat to act (kalle_bot.py); rng: the engine's seeded source."""
-    from cheesefw.games import kalle_bot
+    from cheesefw.games import decide, kalle_bot
 
-    return kalle_bot.choose(state, rng, level)
+    return decide(kalle_bot.think(state, rng, level))
 
 
 class State:

@@ -16,9 +16,11 @@ Ties are broken by the random source: the same seed replays the same game.
 from cheesefw.games.kalle import GUESS, HIDE, KEEP, LAST, PLACE, SEARCH, SHOW, SWAP
 
 
-def choose(state, rng, level="strong"):
-    """The board's action for the seat to act: a legal action of `state`."""
+def think(state, rng, level="strong"):
+    """The board's action for the seat to act, a legal action of `state`, as a generator (see
+    games.decide) with one step: every decision of this game is short."""
     legal = state.legal_actions()
+    yield
     phase = state.phase
     strong = level == "strong"
     if phase == SHOW:

@@ -40,9 +40,9 @@ def check_table(rules):
 
 def bot_move(state, rng, level="strong"):
     """The board's move for the player to act (katz_bot.py), drawn with the engine's Rng."""
-    from cheesefw.games import katz_bot
+    from cheesefw.games import decide, katz_bot
 
-    return katz_bot.choose(state, rng, level)
+    return decide(katz_bot.think(state, rng, level))
 
 
 class State:

@@ -21,13 +21,17 @@ _ONE_LEFT = 8  # the next player keeps exactly one free mouse: it must walk into
 _DANGER = 3  # per empty can within a roll ahead of a mouse of ours
 
 
-def choose(state, rng, level="strong"):
-    """A legal action for the player to act in `state`."""
+def think(state, rng, level="strong"):
+    """Yields after each move it judges (see games.decide); returns a legal action for the
+    player to act in `state`."""
     legal = state.legal_actions()
-    if level == "beginner":
-        scores = [_TRAP if _lands_in_can(state, a) else 0 for a in legal]
-    else:
-        scores = [_score(state, a) for a in legal]
+    scores = []
+    for a in legal:
+        yield
+        if level == "beginner":
+            scores.append(_TRAP if _lands_in_can(state, a) else 0)
+        else:
+            scores.append(_score(state, a))
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]

@@ -48,9 +48,9 @@ def bot_players(options):
 def bot_move(state, rng, level="strong"):
     """The board's choice for a seat it plays, "strong" or "beginner" (its rng: the engine's
     seeded source)."""
-    from cheesefw.games import kitchen_bot
+    from cheesefw.games import decide, kitchen_bot
 
-    return kitchen_bot.choose(state, rng, level)
+    return decide(kitchen_bot.think(state, rng, level))
 
 MICE = 0
 CAT = 1

@@ -24,12 +24,13 @@ def _distance(a, b):
     return abs(ax - bx) + abs(ay - by)
 
 
-def choose(state, rng, level="strong"):
-    """The board's action for the side to move: a legal action of `state`."""
-    strong = level == "strong"
-    if state.side == CAT:
-        return strong_cat(state, rng) if strong else choose_cat(state, rng)
-    return strong_mice(state, rng) if strong else choose_mice(state, rng)
+def think(state, rng, level="strong"):
+    """The board's action for the side to move, a legal action of `state`, as a generator (see
+    games.decide): the strong players yield after each square they weigh."""
+    if level == "strong":
+        return (yield from strong_cat(state, rng) if state.side == CAT else strong_mice(state, rng))
+    yield
+    return choose_cat(state, rng) if state.side == CAT else choose_mice(state, rng)
 
 
 def choose_cat(state, rng):
@@ -130,6 +131,7 @@ def strong_cat(state, rng):
     ids = b.ids
     scores = []
     for a in squares:
+        yield
         reach = _cat_reach(state, b.square(a))
         hit = 0.0
         for sq in prey:
@@ -158,12 +160,14 @@ def strong_mice(state, rng):
     if state.phase == PICK:
         scores = []
         for a in legal:
+            yield
             if a == STAY:
                 scores.append(-99)
                 continue
             reach = [x for x in state.hint(a)["spaces"] if x != a]
             scores.append(max([value(x) for x in reach] or [-99]) - value(a))
     else:
+        yield
         scores = [value(a) if a != STAY else -99 for a in legal]
     return _best(rng, legal, scores)
 
