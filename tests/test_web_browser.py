@@ -19,7 +19,7 @@ if MISSING:
 
 @pytest.fixture(scope="module")
 def site():
-    s = Site()
+    s = Site(("pico", "pico16"))
     yield s
     s.close()
 
@@ -36,15 +36,15 @@ def browser():
 
 @pytest.fixture
 def open_board(browser, site):
-    """open_board(fake_clock=False, context=None) -> a WebBoard in a fresh browser profile
-    (or in the given context: tabs of one browser share its storage)."""
+    """open_board(fake_clock=False, context=None, profile="pico") -> a WebBoard in a fresh
+    browser profile (or in the given context: tabs of one browser share its storage)."""
     contexts, boards = [], []
 
-    def make(fake_clock=False, context=None, **kwargs):
+    def make(fake_clock=False, context=None, profile="pico", **kwargs):
         if context is None:
             context = browser.new_context(**kwargs)
             contexts.append(context)
-        board = WebBoard(context, site.url, fake_clock)
+        board = WebBoard(context, site.url + "?profile=" + profile, fake_clock)
         boards.append(board)
         return board
 
@@ -99,6 +99,53 @@ def test_a_whole_two_player_gouda_game_played_with_the_on_screen_buttons(open_bo
     assert "winners: " in board.page.text_content("#state")
     board.click("ok")  # back to the menu
     assert board.state()["mode"] == "menu"
+
+
+@pytest.mark.parametrize("game,options,profile", [
+    ("kitchen", {"cat": "board"}, "pico"),
+    ("kalle", {"players": 3}, "pico"),
+    ("katz", {"players": 2}, "pico"),
+    ("gatenkaas", {"players": 2}, "pico16"),  # hands hidden: seen while roll (Space) is held
+])
+def test_a_whole_game_of_each_game_played_on_the_page(open_board, game, options, profile):
+    """Mouse clicks on the on-screen buttons; a hidden hand by the keyboard, Space held down
+    while the arrows and Enter choose (the mouse has one button to hold)."""
+    import random
+
+    board = open_board(fake_clock=True, profile=profile)
+    board.boot()
+    board.menu(game, options)
+    s = board.state()
+    assert s["mode"] == "play" and s["game"] == game
+    rng = random.Random(game)
+    secret = 0
+    for _ in range(4000):
+        s = board.state()
+        if s["wait"] == "over":
+            break
+        if s["wait"] == "roll":
+            board.click("roll", 800)
+        elif s["wait"] == "decide" and s.get("private") is not None:
+            assert "offer" not in s  # nobody sees the hand before its player holds roll
+            board.page.keyboard.down(" ")
+            board.advance(100)
+            for _ in range(rng.randrange(min(board.state()["choices"], 4))):
+                board.page.keyboard.press("ArrowRight")
+                board.advance(160)
+            board.page.keyboard.press("Enter")
+            board.advance(160)
+            board.page.keyboard.up(" ")
+            board.advance(160)
+            secret += 1
+        elif s["wait"] == "decide":
+            for _ in range(rng.randrange(min(s["choices"], 4))):
+                board.click("next")
+            board.click("ok")
+        else:
+            board.advance(500)  # the board's own seat, a reaction window, a card turned over
+    assert s["wait"] == "over", s
+    assert s["winners"] is not None and "winners: " in board.page.text_content("#state")
+    assert secret > 10 if game == "gatenkaas" else secret == 0
 
 
 def test_kitchen_first_turns_with_the_board_playing_the_cat(open_board):

@@ -115,11 +115,19 @@ class WebBoard:
     def menu(self, game, options):
         """Walk the menu with the on-screen buttons: the game, then each option's value."""
         while self.state()["value"] != game:
-            self.click("next")
-        self.click("ok")
+            self._menu_press("next")
+        self._menu_press("ok")
         while self.state()["mode"] == "menu":
             s = self.state()
             want = options.get(s["step"], s["choices"][0])
             while json.dumps(self.state()["value"]) != json.dumps(want):
-                self.click("next")
-            self.click("ok")
+                self._menu_press("next")
+            self._menu_press("ok")
+
+    def _menu_press(self, button):
+        """A press in the menu, which must change what the menu shows (a button the page
+        drew out of the window's reach, say, would not)."""
+        before = self.state()
+        self.click(button)
+        if self.state() == before:
+            raise AssertionError("the menu did not take %s: %s" % (button, before))
