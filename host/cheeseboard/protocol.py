@@ -14,6 +14,10 @@ class ProtocolError(Exception):
     """The board refused a request, or did not answer it properly."""
 
 
+class NoAnswer(ProtocolError):
+    """The board said nothing in time (a firmware stopped at the REPL, or not running)."""
+
+
 def checksum(text):
     return "%08x" % (binascii.crc32(text) & 0xFFFFFFFF)
 
@@ -87,7 +91,7 @@ class Client:
         while True:
             line = self._readline(deadline)
             if line is None:
-                raise ProtocolError(
+                raise NoAnswer(
                     "no answer from the board within %.1fs (is main.py running?)"
                     % (self.timeout if timeout is None else timeout)
                 )

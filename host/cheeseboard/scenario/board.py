@@ -14,7 +14,7 @@ import time
 import serial
 
 from cheeseboard import image, sync
-from cheeseboard.protocol import Client, ProtocolError
+from cheeseboard.protocol import Client, NoAnswer, ProtocolError
 from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
 from cheeseboard.sim.control import press_levels
@@ -146,11 +146,12 @@ class ScenarioBoard:
         self.wait_up()
         try:
             return self.client.request(cmd, **args)
-        except ProtocolError as e:
-            if "no answer" in str(e):
-                raise BoardTimeout("the board did not answer %r within %gs%s"
-                                   % (cmd, self.timeout, self._last_error())) from None
-            raise
+        except NoAnswer:
+            raise self._timeout("answer %r" % cmd) from None
+
+    def _timeout(self, what):
+        return BoardTimeout("the board did not %s within %gs%s"
+                            % (what, self.timeout, self._last_error()))
 
     def _last_error(self):
         """What the console last said went wrong (a traceback's last line), to add to a
@@ -177,11 +178,8 @@ class ScenarioBoard:
             if on_board.get("sha256") == hashlib.sha256(data).hexdigest():
                 return "same"
             return "sent, applies " + sync.push(self.client, name, data)["applies"]
-        except ProtocolError as e:
-            if "no answer" in str(e):
-                raise BoardTimeout("the board did not take %s within %gs%s"
-                                   % (path.name, self.timeout, self._last_error())) from None
-            raise
+        except NoAnswer:
+            raise self._timeout("take %s" % path.name) from None
 
     # -- buttons and power ---------------------------------------------------------------------
 
