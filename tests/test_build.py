@@ -54,3 +54,18 @@ def test_a_tree_builds_with_main_and_boot_as_source_and_hidden_folders_left_out(
     out = sorted(p.relative_to(tmp_path / "out").as_posix()
                  for p in (tmp_path / "out").rglob("*") if p.is_file())
     assert out == ["boot.py", "main.py", "pkg/__init__.mpy", "pkg/rules.json"]
+
+
+def test_a_built_module_names_itself_in_tracebacks_by_its_dotted_name(tmp_path, cache):
+    # The board interns a module's dotted name in any case; a path would be one more name.
+    src = tmp_path / "fw"
+    (src / "pkg" / "sub").mkdir(parents=True)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "sub" / "mod.py").write_text("def f():\n    return 1\n")
+    build.build_tree(src, tmp_path / "out")
+    mod = (tmp_path / "out" / "pkg" / "sub" / "mod.mpy").read_bytes()
+    assert b"pkg.sub.mod" in mod and b"pkg/sub/mod.py" not in mod
+    init = (tmp_path / "out" / "pkg" / "__init__.mpy").read_bytes()
+    assert b"pkg" in init and b"__init__" not in init
+    assert build.module_name("cheesefw/engine/play.py") == "cheesefw.engine.play"
+    assert build.module_name("cheesefw/games/__init__.py") == "cheesefw.games"

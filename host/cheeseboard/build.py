@@ -39,8 +39,19 @@ def cache_dir():
     return Path(os.environ.get("CHEESEBOARD_CACHE") or default) / "mpy"
 
 
+def module_name(rel):
+    """The dotted name of the module at rel ("cheesefw/engine/play.py": "cheesefw.engine.play"),
+    which a board's tracebacks show as its file. The board interns that name anyway (it is the
+    module's key in sys.modules), where a path would be one more name kept in its heap for good:
+    MicroPython never frees an interned name, and each module's would cost some 30 bytes."""
+    parts = list(Path(rel).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 def compile_module(src, dst, name, arch=None):
-    """Compile one module to .mpy; name is its path on the board (for tracebacks)."""
+    """Compile one module to .mpy; name is what its tracebacks call it (module_name)."""
     tool = mpy_cross()
     stat = os.stat(tool)
     key = hashlib.sha256(
@@ -73,7 +84,7 @@ def build_tree(src_root, dst_root, arch=None):
         dst = dst_root / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.suffix == ".py" and rel.as_posix() not in SOURCE_ONLY:
-            jobs.append((src, dst.with_suffix(".mpy"), rel.as_posix(), arch))
+            jobs.append((src, dst.with_suffix(".mpy"), module_name(rel), arch))
         else:
             shutil.copyfile(src, dst)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

@@ -40,7 +40,7 @@ def flash_files(tmp):
     """The pico's image laid out as a flashed board, plus the benchmark's driver (.mpy)."""
     files = image.layout(image.make(paths.load_profile("pico")))
     drive = Path(tmp) / "heap_drive.mpy"
-    build.compile_module(HERE / "heap_drive.py", drive, "heap_drive.py")
+    build.compile_module(HERE / "heap_drive.py", drive, "heap_drive")
     files["heap_drive.mpy"] = drive.read_bytes()
     return files
 
