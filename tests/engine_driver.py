@@ -9,9 +9,9 @@ import io
 import json
 from pathlib import Path
 
-from cheesefw.app import pack_maps
 from cheesefw.engine.core import Engine
 from cheesefw.hal.base import Board
+from cheesefw.startup import pack_maps
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = json.loads((ROOT / "hardware/profiles/pico.json").read_text())

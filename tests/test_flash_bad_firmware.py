@@ -41,9 +41,9 @@ def game_import_error(root):
 
 
 def hang_at_start(root):
-    app = root / "cheesefw" / "app.py"
-    app.write_text(app.read_text().replace(
-        "    profile = load_profile()\n", "    profile = load_profile()\n    while True:\n"
+    startup = root / "cheesefw" / "startup.py"
+    startup.write_text(startup.read_text().replace(
+        "    profile = load_profile(data)\n", "    profile = load_profile(data)\n    while True:\n"
         "        pass\n", 1))
 
 

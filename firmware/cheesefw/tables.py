@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 
-from cheesefw import table_check
+from cheesefw import checked, table_check
 from cheesefw.games import GAMES
 from cheesefw.home import HOME, rules_file, rules_files
 
@@ -150,6 +150,7 @@ class Tables:
         schema = None  # the parsed table and schema are not needed any more: free their heap
         later = self._keep_for_the_game(name)
         self.board.rename(new, p)
+        checked.record(self.board, p, got)  # so that a game does not check it again
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
 
     def cmd_reset(self, request):

@@ -38,7 +38,7 @@ GAMES = (
 # Runs on the VM, in a firmware image (.mpy, as flashed) with the largest profile.
 VM = """
 import json, time
-from cheesefw import app, render
+from cheesefw import app, render, startup
 from cheesefw.engine import core
 from quiet_board import QuietBoard
 
@@ -54,7 +54,7 @@ def per_tick(fn, n=%(n)d):
         best = us if best is None else min(best, us)
     return best
 
-profile = app.load_profile()
+profile = startup.load_profile()
 count = profile["led"]["count"]
 out = render.new_frame(count)
 

@@ -1,6 +1,8 @@
 # Run by bench_heap.py on the unix port (64-bit): boot the flashed image as the virtual board
 # does (the flash folder mounted at /, boot.py, then the App), then play one game with
 # heap_drive, the live heap read after each step.   argv: FLASH SIMVM GAME OPTIONS-JSON
+# With GAME "--trial": the first boot after a flash, which checks the profile and every rule
+# table and leaves their stamps on the flash (cheesefw/checked.py), then stops.
 import gc
 import json
 import os
@@ -18,6 +20,10 @@ sys.path[:] = ["", "/lib"]
 exec(open("boot.py").read())
 from cheesefw import app  # noqa: E402
 
+if game == "--trial":
+    app.start(trial=True)
+    print(json.dumps({"trial": "up"}))
+    sys.exit(0)
 board_app = app.start()
 gc.collect()
 boot = gc.mem_alloc()

@@ -159,21 +159,33 @@ def load_rules(board, game):
     """The game's rule table: the synced one, else the firmware's default. Each is checked
     as a table taken in over the protocol is (table_check): one that fails (synced by an
     older firmware, say) is passed over, with the reason on the console, so that a game
-    never starts on a table it would trip over."""
+    never starts on a table it would trip over. A table this firmware checked before, unchanged
+    since, is not checked again (cheesefw.checked: the check's names would stay in the heap)."""
+    from cheesefw import checked
 
-    from cheesefw import table_check
-
+    schema = None
     try:
-        schema = table_check.load_schema(board, HOME, game)
         for name in rules_files(game):
             data = board.read_file(name)
             if data is None:
                 continue
+            sha = checked.digest(data)
+            if checked.passed(board.read_file, name, sha):
+                return json.loads(data)
+            from cheesefw import table_check
+
             try:
-                return table_check.check(data, game, schema)
+                if schema is None:
+                    schema = table_check.load_schema(board, HOME, game)
+                rules = table_check.check(data, game, schema)
             except (ValueError, MemoryError, RuntimeError) as e:
+                if schema is None:
+                    raise  # no schema: no table can be checked
                 print("%s: passed over: %s" % (name, e))
+                continue
+            checked.record(board, name, sha)
+            return rules
         raise ValueError("no rule table for %s that this firmware can play" % game)
     finally:
         schema = None
-        forget("cheesefw.table_check", "cheesefw.schema")  # give their heap back
+        forget("cheesefw.table_check", "cheesefw.schema", "cheesefw.checked")  # their heap back

@@ -42,9 +42,6 @@ from cheesefw.games.gouda_powers import (
     W_END,
     W_ROLL,
     Powers,
-    board_for,
-    read_board,
-    read_options,
 )
 
 NAME = "gouda"
@@ -71,16 +68,30 @@ def bot_move(state, rng, level="strong", seats=None):
 def check_table(rules):
     """Check a rule table as a game would read it (ValueError naming the field), keeping
     nothing: what the board runs before it accepts a new table."""
-    read_board(rules)
+    _read(rules, None)
+
+
+def _read(rules, options):
+    """The table's Board and the game's options, read by gouda_table, which the board lets go
+    of at once: it runs only when a game is set up, and play needs none of its code."""
+    from cheesefw.games import gouda_table
+    from cheesefw.modules import forget
+
+    try:
+        b = gouda_table.read_board(rules)
+        return b, gouda_table.read_options(OPTIONS, options, b)
+    finally:
+        gouda_table = None
+        forget("cheesefw.games.gouda_table")
 
 
 class State(Powers):
     """One game of the Gouda race: setup, turns, powers and the end, driven by actions."""
 
     def __init__(self, rules, options=None):
-        b = board_for(rules)
-        o = read_options(OPTIONS, options, b)
-        self.rules = rules
+        # The rule table is read into the Board, all play needs of it: the table itself is
+        # not kept (parsed, Gouda's is some 3.5 KB of a board's heap).
+        b, o = _read(rules, options)
         self.options = o
         self._b = b
         self.n = n = o["players"]

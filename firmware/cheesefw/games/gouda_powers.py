@@ -1,11 +1,12 @@
-"""Helpers of the Gouda race (gouda.py): the power markers, the rule-table reader, action codes.
+"""Helpers of the Gouda race (gouda.py): the power markers, the action codes.
 
 Rulebook: shared/seeds/001_034f658690eb2b22.txt; interpretations: docs/rules.md.
 Split from gouda.py so that each file reads in one sitting:
   - the constants both files need (powers, phases, windows);
-  - Board: the rule table read once and checked (ValueError naming the field), and the action
-    codes -- every action is a small int inside, so legal lists are lists of ints, the history
-    is one byte per action, and sorting codes sorts the actions;
+  - Board: what play needs of the rule table (gouda_table.py reads and checks it, ValueError
+    naming the field), and the action codes -- every action is a small int inside, so legal
+    lists are lists of ints, the history is one byte per action, and sorting codes sorts the
+    actions;
   - Powers: optional rule 1, mixed into gouda.State;
 
 How a power is played ("Each marker may be used ... during their own turn or during another
@@ -48,117 +49,14 @@ OWN = 254  # an Extra Turn is pending and the roller designates the space
 
 
 class Board:
-    """The rule table, read once: spaces indexed in sorted-id order, dice, players, variants.
+    """The rule table as play reads it (filled by gouda_table.read_board): spaces indexed in
+    sorted-id order, links, dice, players, variants.
 
     Action codes, in this order: PASS 0; die colours; dealt powers; ("go", s); ("move", o, s);
     ("place", s); ("play", p, t); ("space", s); ("dice", g, y, r); ("undo",). Within a kind the
     codes follow the sorted order of the actions, PASS comes before the plays and the dice before
     "undo": so wherever kinds mix in a legal list, sorted codes are sorted actions.
     """
-
-    def __init__(self, rules):
-        if type(rules) is not dict:
-            raise ValueError(f"rules: expected a dict, got {type(rules)!r}")
-        # A space is [id, name, "ids up", "ids down", x, y]: positional, and the links as
-        # space-separated ids, because a board parses this table in a small heap.
-        spaces = _field(rules, "spaces", list)
-        ids = []
-        for e in spaces:
-            ok = type(e) is list and len(e) == 6 and type(e[0]) is str and e[0] not in ids
-            ok = ok and type(e[1]) is str and type(e[2]) is str and type(e[3]) is str
-            if not ok or type(e[4]) is not int or type(e[5]) is not int:
-                raise ValueError(f"rules.spaces: expected [id, name, up, down, x, y], got {e!r}")
-            ids.append(e[0])
-        self.ids = ids = tuple(sorted(ids))
-        self.S = S = len(ids)
-        if S > 30:
-            raise ValueError(f"rules.spaces: expected at most 30 spaces, got {S}")
-        up = [0] * S
-        dn = [0] * S
-        for e in spaces:
-            i = ids.index(e[0])
-            up[i] = _links(e[2], e[0] + ".up", ids, i)
-            dn[i] = _links(e[3], e[0] + ".down", ids, i)
-        # Links as bitmasks (bit d set: space d), small ints that cost no allocation:
-        self.up = tuple(up)  # up[s]: where a green may take a mouse from s
-        self.dn = tuple(dn)  # dn[s]: where a red may take it; 0 on the start spaces
-        self.top = _id(rules.get("top"), "top", ids)
-        self.start = bytes(sorted(_id(x, "start", ids) for x in _field(rules, "start", list)))
-        if not self.start or self.top in self.start:
-            got = rules["start"]
-            raise ValueError(f"rules.start: expected spaces other than the top, got {got!r}")
-        for i in range(S):
-            if (i == self.top) == (up[i] != 0):  # the top alone has no way up
-                want = "no space above" if i == self.top else "a space above"
-                raise ValueError(f"rules.spaces.{ids[i]}.up: expected {want}")
-        for s in self.start:  # a race that cannot end is refused: the top, from every start
-            seen = reach = 1 << s
-            while reach and not seen >> self.top & 1:
-                ahead = 0
-                for i in range(S):
-                    if reach >> i & 1:
-                        ahead |= up[i]
-                reach = ahead & ~seen
-                seen |= ahead
-            if not seen >> self.top & 1:
-                raise ValueError(f"rules.start.{ids[s]}: expected a way up to {ids[self.top]}")
-        for x in _field(rules, "lat", list):
-            _id(x, "lat", ids)
-        dice = _field(rules, "dice", dict)
-        self.ndice = _field(dice, "n", int, "dice.n", 1, 5)
-        faces = _field(dice, "faces", list, "dice.faces")
-        self.faces = faces = bytes(faces.count(c) for c in COLOURS)
-        nf = sum(faces)
-        if not nf or nf != len(dice["faces"]):
-            got = dice["faces"]
-            raise ValueError(f"rules.dice.faces: expected colours of {COLOURS!r}, got {got!r}")
-        # The chance outcomes of a die, sorted by name, with the faces' probabilities.
-        self.roll = tuple(sorted((COLOURS[i], faces[i] / nf) for i in range(3) if faces[i]))
-        pl = _field(rules, "players", list)
-        if len(pl) != 2 or type(pl[0]) is not int or type(pl[1]) is not int:
-            raise ValueError(f"rules.players: expected [min, max], got {pl!r}")
-        if not 1 <= pl[0] <= pl[1] <= MAX_PLAYERS:
-            raise ValueError(f"rules.players: expected 1 <= min <= max <= 6, got {pl!r}")
-        self.players = (pl[0], pl[1])
-        self.mice = _field(rules, "mice_per_player", int, None, 1, 50)
-        powers = _field(rules, "powers", dict)
-        types = _field(powers, "types", list, "powers.types")
-        if sorted(types) != list(POWERS):
-            raise ValueError(f"rules.powers.types: expected {POWERS!r}, got {types!r}")
-        self.each = _field(powers, "each", int, "powers.each", 0, 40)
-        variants = _field(rules, "variants", dict)
-        fest = _field(variants, "festival", dict, "variants.festival")
-        self.feast = _field(fest, "cheese", int, "variants.festival.cheese", 1, 40)
-        extra = _field(variants, "extra_cheese", dict, "variants.extra_cheese")
-        pairs = []
-        for x in extra:
-            v = _field(extra, x, int, "variants.extra_cheese." + str(x), 1, 50)
-            pairs.append((_id(x, "variants.extra_cheese", ids), v))
-        self.extra = tuple(sorted(pairs))  # (space, value) of the designer's cheeses
-        self.extra_top = extra.get(ids[self.top], 1)  # what a table cheese is worth with them
-        most = self.feast * self.extra_top + sum(v for s, v in pairs if s != self.top)
-        if most > 255:  # scores are kept in bytes
-            raise ValueError(f"rules.variants: expected at most 255 points in all, got {most}")
-        _field(rules, "palette", dict)
-        signs = rules.get("signs", {})  # the powers' signs on the die pixels (optional)
-        if type(signs) is not dict:
-            raise ValueError(f"rules.signs: expected a dict, got {signs!r}")
-        for key in signs:
-            pattern = signs[key]
-            if type(pattern) is not str or not 0 < len(pattern) <= 8 or pattern.strip("01"):
-                got = repr(pattern)
-                raise ValueError(f"rules.signs.{key}: expected 1 to 8 of 0 and 1, got {got}")
-        # The action codes (see the class docstring).
-        self.c_col = 1
-        self.c_deal = self.c_col + 3
-        self.c_go = self.c_deal + NT
-        self.c_move = self.c_go + S
-        self.c_place = self.c_move + MAX_PLAYERS * S
-        self.c_play = self.c_place + S
-        self.c_space = self.c_play + MAX_PLAYERS * NT
-        self.c_dice = self.c_space + S
-        self.c_undo = self.c_dice + 216
-        assert self.c_undo < 65280  # the history stores big codes in two bytes
 
     def encode(self, a, n):
         """The code of action a in a game of n players; ValueError when a is no such action."""
@@ -222,61 +120,6 @@ class Board:
         if type(x) is not str or x not in self.ids:
             raise ValueError(f"unknown space: expected one of {self.ids!r}, got {x!r}")
         return self.ids.index(x)
-
-
-_CACHE = [None, None]  # the last rule table read and its Board: states share it, never copy it
-
-
-def read_board(rules):
-    """A new Board from a parsed rule table; ValueError naming the field when it is bad."""
-    try:
-        return Board(rules)
-    except (TypeError, KeyError, IndexError, AttributeError) as e:
-        # A shape the checks above did not foresee: still a clear refusal, never a crash.
-        raise ValueError("rules: malformed table (%s: %s)" % (type(e).__name__, e)) from None
-
-
-def board_for(rules):
-    """The Board of a parsed rule table (read once per table)."""
-    if _CACHE[0] is not rules:
-        b = read_board(rules)
-        _CACHE[0] = rules
-        _CACHE[1] = b
-    return _CACHE[1]
-
-
-def read_options(spec, options, b):
-    """The options with defaults filled in from spec (OPTIONS); ValueError on a bad key or value."""
-    o = {}
-    for key, values in spec:
-        o[key] = values[0]
-    if options is None:
-        options = {}
-    if type(options) is not dict:
-        raise ValueError(f"options: expected a dict, got {options!r}")
-    for key in options:
-        allowed = None
-        for k, values in spec:
-            if k == key:
-                allowed = values
-        if allowed is None:
-            raise ValueError(f"option: expected one of {[k for k, _ in spec]!r}, got {key!r}")
-        v = options[key]
-        ok = False
-        for x in allowed:
-            ok = ok or (type(x) is type(v) and x == v)  # True is not 1
-        if not ok:
-            raise ValueError(f"option {key}: expected one of {allowed!r}, got {v!r}")
-        o[key] = v
-    n = o["players"]
-    lo, hi = b.players
-    if not lo <= n <= hi:
-        raise ValueError(f"option players: expected {lo}..{hi}, got {n!r}")
-    m = o["markers"]
-    if o["powers"] and m != "series" and n * m > NT * b.each:
-        most = NT * b.each // n
-        raise ValueError(f"option markers: expected at most {most} per player, got {m!r}")
-    return o
 
 
 class Powers:
@@ -435,32 +278,6 @@ class Powers:
             if s != self.tgt and s != top and self._total(s) >= need:
                 out.append(s)
         return out
-
-
-def _field(d, key, kind, name=None, lo=None, hi=None):
-    """d[key], checked to be of type kind (and within lo..hi for an int)."""
-    v = d.get(key)
-    if type(v) is not kind or (lo is not None and not lo <= v <= hi):
-        want = kind.__name__ if lo is None else f"an int {lo}..{hi}"
-        raise ValueError(f"rules.{name or key}: expected {want}, got {v!r}")
-    return v
-
-
-def _id(v, name, ids):
-    """The index of space id v, read from rules.<name>."""
-    if type(v) is not str or v not in ids:
-        raise ValueError(f"rules.{name}: expected a space id, got {v!r}")
-    return ids.index(v)
-
-
-def _links(v, where, ids, i):
-    """The space ids listed in v (space-separated) as a bitmask; never space i itself."""
-    mask = 0
-    for x in v.split():
-        if x not in ids or ids.index(x) == i or mask >> ids.index(x) & 1:
-            raise ValueError(f"rules.spaces.{where}: expected other space ids, got {x!r}")
-        mask |= 1 << ids.index(x)
-    return mask
 
 
 def _small(x, n):

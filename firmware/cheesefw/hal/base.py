@@ -71,11 +71,7 @@ class Board:
 
     def read_file(self, name):
         """The file's bytes, or None when it does not exist."""
-        try:
-            with open(name, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
+        return read_file(name)
 
     def write_file(self, name, data):
         """Replace a file atomically: write a temporary file, then rename it over.
@@ -147,3 +143,12 @@ class Board:
 
     def console_write(self, text):
         sys.stdout.write(text)
+
+
+def read_file(name):
+    """A file's bytes, or None when it does not exist (before there is a board: at power-on)."""
+    try:
+        with open(name, "rb") as f:
+            return f.read()
+    except OSError:
+        return None

@@ -1,0 +1,56 @@
+"""Files the board has checked, unchanged since: they pass again without their check running.
+
+The profile is checked at every power-on and a rule table at every game start, and a check's
+code is let go once it has run -- but not the names it brought. MicroPython interns every
+identifier of the code it loads and never frees one: the profile's, the table's and the
+schema's checks would leave some 90 of them in the heap of every game (and push the table of
+interned names past its next doubling, 4.5 KB more at 32 bits). So a file that passes gets a
+stamp, in STAMPS at the root of the flash: the firmware's build id and the SHA-256 of the
+file's bytes. Next time a file whose stamp matches is taken as checked. A changed file, another
+firmware, a stamp lost to a power cut, or a firmware with no build id (run from a checkout, or
+gone back to after a failed update): the check runs again.
+"""
+
+import binascii
+import hashlib
+import json
+
+STAMPS = "checked.json"  # {file name: "<build id> <sha256 of its bytes>"}
+SLOT_STATE = "slot.json"  # where `cheeseboard flash` names the build in the active slot
+
+
+def digest(data):
+    """The SHA-256 of data (bytes), in hex."""
+    return binascii.hexlify(hashlib.sha256(data).digest()).decode()
+
+
+def _read_json(read, name):
+    try:
+        value = json.loads(read(name) or "{}")
+    except ValueError:
+        return {}
+    return value if type(value) is dict else {}
+
+
+def _stamp(read, sha):
+    build = _read_json(read, SLOT_STATE).get("build")
+    return "%s %s" % (build, sha) if type(build) is str else None
+
+
+def passed(read, name, sha):
+    """True when this firmware's check passed the file name, whose bytes have digest sha;
+    read(file name) gives a file's bytes or None (a board's read_file)."""
+    stamp = _stamp(read, sha)
+    return stamp is not None and _read_json(read, STAMPS).get(name) == stamp
+
+
+def record(board, name, sha):
+    """Note that the file name, whose bytes have digest sha, passed this firmware's check
+    (written through the board, atomically: the web board keeps its files that way)."""
+    stamp = _stamp(board.read_file, sha)
+    if stamp is None:
+        return
+    stamps = _read_json(board.read_file, STAMPS)
+    if stamps.get(name) != stamp:
+        stamps[name] = stamp
+        board.write_file(STAMPS, json.dumps(stamps).encode())

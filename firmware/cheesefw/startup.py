@@ -1,0 +1,122 @@
+"""Power-on: the profile read and checked, the board opened, the engine started.
+
+This runs once, before the main loop; cheesefw.app.start lets go of it as soon as the App is
+made, so that none of it is in the heap while the board plays.
+"""
+
+import gc
+import json
+
+from cheesefw import checked, hal
+from cheesefw.app import App, PackedMap
+from cheesefw.hal.base import read_file
+from cheesefw.home import HOME
+from cheesefw.modules import forget
+
+PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
+
+
+def _pack(pixels):
+    """A list of pixel indices as bytes (a quarter of a list's heap) when they fit in a byte."""
+    for p in pixels:
+        if not 0 <= p < 256:
+            return pixels
+    return bytes(pixels)
+
+
+def load_profile(data=None):
+    """The board's hardware profile (data: profile.json's bytes, read when None), with its
+    pixel lists packed into bytes to save heap."""
+    if data is None:
+        data = read_file(HOME + PROFILE_FILE)
+    profile = json.loads(data)
+    for key in ("die", "seats", "meter"):
+        if key in profile:
+            profile[key] = _pack(profile[key])
+    for game in profile["maps"]:
+        spaces = profile["maps"][game]
+        for space in spaces:
+            spaces[space] = _pack(spaces[space])
+    for key in ("notes", "bom", "supply", "title"):  # for people and the host, not the board
+        profile.pop(key, None)
+    return profile
+
+
+def pack_maps(profile):
+    """Every game's map packed (PackedMap), where its pixels fit in bytes; after the check."""
+    maps = profile["maps"]
+    for game in maps:
+        spaces = maps[game]
+        if sum(len(p) for p in spaces.values()) < 256 and all(
+                type(p) is bytes for p in spaces.values()):
+            maps[game] = PackedMap(spaces)
+
+
+def profile_faults(profile):
+    """What is wrong with the profile (profile_check), its check's code let go after."""
+    from cheesefw import profile_check
+
+    try:
+        return profile_check.check(profile)
+    finally:
+        profile_check = None
+        forget("cheesefw.profile_check")
+
+
+def import_every_game(feed=None):
+    """Import each game module once, and let it go (a new firmware's trial: a game whose
+    module does not import would otherwise crash the board only when it is chosen)."""
+    from cheesefw.games import GAMES
+
+    for name in GAMES:
+        __import__("cheesefw.games." + name)
+        forget("cheesefw.games.")
+        gc.collect()
+        if feed:
+            feed()
+
+
+def check_every_table(board, feed=None):
+    """Read every game's rule table as a game start reads it (a new firmware's trial): a
+    firmware that can play none of a game's tables fails its trial, and each table it
+    checks gets its stamp now (cheesefw.checked), not at the first game."""
+    from cheesefw.engine.core import load_rules
+    from cheesefw.games import GAMES
+
+    for name in GAMES:
+        load_rules(board, name)
+        gc.collect()
+        if feed:
+            feed()
+
+
+def start(trial=False, feed=None):
+    """The board's App, or None when the profile is refused (each fault said on the console).
+    trial: a new firmware's first boot, which first imports every game and reads every rule
+    table once (feed() keeps its watchdog fed meanwhile)."""
+    if trial:
+        import_every_game(feed)
+    name = HOME + PROFILE_FILE
+    data = read_file(name)
+    if data is None:
+        raise OSError("no %s: the firmware is not whole (flash it again)" % name)
+    sha = checked.digest(data)
+    profile = load_profile(data)
+    data = None  # parsed: its bytes' heap back
+    known = checked.passed(read_file, name, sha)  # checked before by this firmware: not again
+    errors = None if known else profile_faults(profile)
+    if errors:
+        # Nothing lit or read would be right: say why on the console, and stop at the REPL.
+        for e in errors:
+            print("profile.json: " + e)
+        return None
+    pack_maps(profile)
+    gc.collect()
+    board = hal.open_board(profile)
+    if not known:
+        checked.record(board, name, sha)
+    if trial:
+        check_every_table(board, feed)
+    from cheesefw.engine.core import Engine
+
+    return App(board, Engine(board))
