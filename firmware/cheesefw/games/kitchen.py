@@ -9,15 +9,7 @@ square id, a die face, a tile kind or STAY, so the history is kept as one byte a
 """
 
 from cheesefw.games import CHANCE, TERMINAL, History, as_action
-from cheesefw.games.kitchen_moves import (
-    SHOWN,
-    Board,
-    access,
-    check_rules,
-    choose_options,
-    destinations,
-    free_squares,
-)
+from cheesefw.games.kitchen_moves import SHOWN, access, destinations, free_squares
 
 NAME = "kitchen"
 OPTIONS = (
@@ -29,15 +21,21 @@ OPTIONS = (
 
 def check_table(rules):
     """The Board of a rule table, checked as play reads it (ValueError naming the field)."""
+    return _read(rules, None)[1]
+
+
+def _read(rules, options):
+    """The game's options and the table's Board, read by kitchen_table, which the board lets go
+    of at once: it runs only when a game is set up, and play needs none of its code."""
+    from cheesefw.games import kitchen_table
+    from cheesefw.modules import forget
+
     try:
-        board = Board(rules)
-        check_rules(rules, board, KINDS)
-    except (TypeError, KeyError, IndexError, AttributeError) as e:
-        # A shape the checks did not foresee: still a clear refusal, never a crash.
-        raise ValueError(
-            "kitchen rules: malformed table (%s: %s)" % (type(e).__name__, e)
-        ) from None
-    return board
+        return (kitchen_table.choose_options(OPTIONS, options),
+                kitchen_table.read_board(rules, KINDS))
+    finally:
+        kitchen_table = None
+        forget("cheesefw.games.kitchen_table", "cheesefw.table_fields")
 
 
 def bot_players(options):
@@ -89,8 +87,8 @@ class State:
     def __init__(self, rules, options=None):
         # Only the parts play reads: the rest of the parsed table (palette, grid) can be freed.
         self.rules = {k: rules[k] for k in ("dice", "house", "win", "deck")}
-        self.options = choose_options(OPTIONS, options)
-        self.board = board = check_table(rules)
+        self.options, self.board = _read(rules, options)
+        board = self.board
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
