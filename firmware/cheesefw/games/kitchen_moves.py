@@ -9,11 +9,19 @@ sorting ints sorts ids, on both VMs.
 PASS = 1  # the moving piece may step through this square
 STOP = 2  # the moving piece may end its move on this square
 SHOWN = "shown"  # the tile left on a square where the cat turned over a cheese
+EDGE = 255  # in Board.nbrs: no square there, the grid ends
 
 
 class Board:
     """The static kitchen from the rule table (kitchen_table.read_board fills it): grid, ids,
-    neighbours, table, mouse holes."""
+    neighbours, table, mouse holes. A grid is small arithmetic, and kept as such: `nbrs` holds
+    four bytes a square (the squares left, above, below and right of it, then EDGE), and `ids`
+    makes a square's id when asked (as lists they took a board 2.8 KB)."""
+
+    def around(self, sq):
+        """The squares next to sq, orthogonally (a tuple)."""
+        i = 4 * sq
+        return tuple(nb for nb in self.nbrs[i:i + 4] if nb != EDGE)
 
     def square(self, sid, what="square"):
         """The int of square id `sid`; ValueError for anything else."""
@@ -24,6 +32,24 @@ class Board:
         raise ValueError(
             "kitchen: %s expected a square id a1..%s, got %r" % (what, self.ids[-1], sid)
         )
+
+
+class SquareIds:
+    """The square ids by square, "a1".."f7" (column letter, row number), made when asked."""
+
+    def __init__(self, rows, n):
+        self.rows = rows
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, sq):
+        if sq < 0:
+            sq += self.n
+        if not 0 <= sq < self.n:
+            raise IndexError("no square %r" % (sq,))
+        return chr(97 + sq // self.rows) + str(sq % self.rows + 1)
 
 
 def access(s, m):
@@ -89,7 +115,7 @@ def destinations(board, start, steps, access, revisit):
             need = STOP if left == 1 else PASS
             seen = bytearray(board.n)
             for sq in layer:
-                for nb in board.nbrs[sq]:
+                for nb in board.around(sq):
                     if nb != start and access[nb] & need:
                         seen[nb] = 1
             layer = [sq for sq in range(board.n) if seen[sq]]
@@ -100,9 +126,14 @@ def destinations(board, start, steps, access, revisit):
 
 
 def _walk(nbrs, path, left, access, revisit, found):
-    # Depth-first over paths of at most 6 steps: `path` is the one list reused all the way down.
+    # Depth-first over paths of at most 6 steps: `path` is the one list reused all the way down,
+    # and the neighbours are read from nbrs in place (a board's bot walks thousands of paths).
     start = path[0]
-    for nb in nbrs[path[-1]]:
+    i = 4 * path[-1]
+    for k in range(i, i + 4):
+        nb = nbrs[k]
+        if nb == EDGE:
+            break
         if nb == start or (not revisit and nb in path):
             continue
         if left == 1:

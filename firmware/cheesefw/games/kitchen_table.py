@@ -6,7 +6,7 @@ of its code once it has run, so that play keeps only the Board.
 """
 
 from cheesefw import table_fields
-from cheesefw.games.kitchen_moves import PASS, STOP, Board
+from cheesefw.games.kitchen_moves import EDGE, PASS, STOP, Board, SquareIds
 
 
 def read_board(rules, kinds):
@@ -31,8 +31,8 @@ def _read_board(rules):
     n = cols * rows
     board.rows = rows
     board.n = n
-    board.ids = [chr(97 + c) + str(r + 1) for c in range(cols) for r in range(rows)]
-    board.nbrs = [_neighbours(sq, cols, rows) for sq in range(n)]
+    board.ids = SquareIds(rows, n)
+    board.nbrs = bytes(nb for sq in range(n) for nb in _neighbours(sq, cols, rows))
     board.open = bytes([PASS | STOP]) * n  # template: every square free to pass and stop
     board.table = bytearray(n)
     for sid in field(rules, "table", list):
@@ -41,13 +41,13 @@ def _read_board(rules):
     if len(holes) != 4 or len(set(holes)) != 4:
         raise ValueError("kitchen rules: holes expected 4 distinct squares, got %r" % (holes,))
     for h in holes:
-        if len(board.nbrs[h]) == 4 or board.table[h]:
+        if len(board.around(h)) == 4 or board.table[h]:
             raise ValueError(
                 "kitchen rules: holes expected edge squares off the table, got " + board.ids[h]
             )
     board.holes = holes  # mouse m starts in holes[m]
     # The squares "in front of" each hole: the cat may not stop there while its mouse is in.
-    board.fronts = [board.nbrs[h] for h in holes]
+    board.fronts = [board.around(h) for h in holes]
     # The squares dealt a tile, in square order: all but the holes (under the table too).
     board.floor = [sq for sq in range(n) if sq not in holes]
     return board
@@ -109,6 +109,8 @@ def _int_in(d, key, low, high, where):
 
 
 def _neighbours(sq, cols, rows):
+    """The squares left of, above, below and right of sq that are on the grid, then EDGE up to
+    four (Board.nbrs)."""
     col, row = divmod(sq, rows)
     around = []
     if col > 0:
@@ -119,4 +121,4 @@ def _neighbours(sq, cols, rows):
         around.append(sq + 1)
     if col < cols - 1:
         around.append(sq + rows)
-    return tuple(around)
+    return around + [EDGE] * (4 - len(around))
