@@ -28,8 +28,10 @@ class MemoryBoard(Board):
         self.files = files if files is not None else {}
         self.now = 0
         self.seed = seed
-        # Its own copy (the engine changes it), the maps packed as app.start packs a board's.
-        profile = json.loads(json.dumps(profile))
+        # Its own copy (the engine changes it), the maps packed as app.start packs a board's;
+        # the file, for the menu to read the maps from again after a game.
+        self.profile_json = json.dumps(profile).encode()
+        profile = json.loads(self.profile_json)
         for spaces in profile["maps"].values():
             for sid in spaces:
                 spaces[sid] = bytes(spaces[sid])
@@ -40,6 +42,8 @@ class MemoryBoard(Board):
         return None
 
     def read_file(self, name):
+        if name.endswith("profile.json") and name not in self.files:
+            return self.profile_json
         if name.startswith("rules/"):
             return (ROOT / "firmware" / name).read_bytes()
         if "../host/" in name:  # the schemas, as a firmware run from a checkout has them

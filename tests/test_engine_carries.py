@@ -1,12 +1,12 @@
-"""A board carries only what it plays: during a game the menu's code is out of the heap and
-every game's map stays packed (only the one in play unpacked, the painter's), and the menu
-comes back whole when the game ends."""
+"""A board carries only what it plays: during a game the menu's code and the other games' maps
+are out of the heap (the one in play stays packed, walked as it is by the painter), and the
+menu comes back whole, every map read again, when the game ends."""
 
 import sys
 
 from engine_driver import PROFILE, CpuTable, choose_options
 
-from cheesefw.app import PackedMap
+from cheesefw.engine.draw import PackedMap
 from cheesefw.games import GAMES
 
 
@@ -21,9 +21,10 @@ def test_during_a_game_the_menu_and_the_other_maps_are_let_go_and_come_back_afte
     assert table.state()["mode"] == "play"
     assert "cheesefw.engine.menu" not in sys.modules
     maps = table.board.profile["maps"]
-    assert all(isinstance(maps[g], PackedMap) for g in maps)  # no game's map as a dict of bytes
-    painted = {s: list(p) for s, p in table.engine.scene.painter.map.items()}
-    assert painted == PROFILE["maps"]["gouda"]  # the game in play: its own map, unpacked
+    assert list(maps) == ["gouda"]  # the other games' maps are the menu's: let go
+    painter = table.engine.scene.painter
+    assert painter.map is maps["gouda"]  # the game in play: its map as the profile has it
+    assert {s: list(painter.pixels_of(s)) for s in painter.spaces} == PROFILE["maps"]["gouda"]
     # The table is read into the game's Board and let go (the painter has the palette, as
     # bytes): no parsed table hangs on the state.
     assert not [v for v in vars(table.engine.scene.state).values()
@@ -36,4 +37,7 @@ def test_during_a_game_the_menu_and_the_other_maps_are_let_go_and_come_back_afte
     table.wait(100)
     table.engine.draw(table.frame)
     assert table.state()["game"] == "kitchen" and any(table.frame)
+    assert list(table.board.profile["maps"]) == ["kitchen"]
+    table.engine.on_button("back", "long", table.board.now)
     assert all(isinstance(m, PackedMap) for m in table.board.profile["maps"].values())
+    assert maps_as_lists(table.board.profile["maps"]) == PROFILE["maps"]

@@ -235,7 +235,8 @@ def test_the_board_plays_a_seat_with_the_engine():
 def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
     # The board keeps every game's map packed (startup.pack_maps), so that a game's overlay costs
     # the others' play little heap; the painter and the menu read them as the dicts they were.
-    from cheesefw import app, startup
+    from cheesefw import startup
+    from cheesefw.engine.draw import PackedMap
 
     profile = json.loads(json.dumps(PROFILE))
     for game in profile["maps"]:
@@ -245,10 +246,11 @@ def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
     startup.pack_maps(profile)
     for game in plain:
         packed = profile["maps"][game]
-        assert type(packed) is app.PackedMap
+        assert type(packed) is PackedMap
         assert sorted(p for px in packed.values() for p in px) == sorted(
             p for px in plain[game].values() for p in px)
         assert packed.unpack() == plain[game]
     painter = Painter(profile, "kalle", RULES["palette"])
-    assert painter.map == plain["kalle"]  # the map in play is the painter's own dict
-    assert type(profile["maps"]["kalle"]) is app.PackedMap  # the profile's stays packed
+    assert painter.map is profile["maps"]["kalle"]  # walked packed, as the profile has it
+    assert {s: painter.pixels_of(s) for s in painter.spaces} == plain["kalle"]
+    assert painter.pixels_of("no such space") == ()

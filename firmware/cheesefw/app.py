@@ -102,42 +102,6 @@ def _slot_state():
         return None
 
 
-class PackedMap:
-    """A game's map (space id -> pixels) in three flat objects instead of a dict of small ones.
-
-    The board keeps every game's map for the menu (which lights the chosen game's overlay); as
-    dicts they cost every game's play some 100 B a space. Only the game being played needs
-    its map as a dict: the painter unpacks it when the game starts (see engine/draw.py).
-    """
-
-    def __init__(self, spaces):
-        names = sorted(spaces)
-        self.names = " ".join(names)
-        pixels = bytearray()
-        ends = bytearray()
-        for name in names:
-            pixels.extend(spaces[name])
-            ends.append(len(pixels))
-        self.pixels = bytes(pixels)
-        self.ends = bytes(ends)
-
-    def values(self):
-        start = 0
-        for end in self.ends:
-            yield self.pixels[start:end]
-            start = end
-
-    def unpack(self):
-        """The map as a dict, as the profile file has it."""
-        spaces = {}
-        names = self.names.split(" ")
-        i = 0
-        for pixels in self.values():
-            spaces[names[i]] = pixels
-            i += 1
-        return spaces
-
-
 def start(trial=False, feed=None):
     """The board's App, set up and ready to tick; None when the profile is refused (each of
     its faults said on the console). The web board's page calls this and ticks the App

@@ -8,7 +8,8 @@ import gc
 import json
 
 from cheesefw import checked, hal
-from cheesefw.app import App, PackedMap
+from cheesefw.app import App
+from cheesefw.engine.draw import PackedMap
 from cheesefw.hal.base import read_file
 from cheesefw.home import HOME
 from cheesefw.modules import forget
@@ -43,13 +44,17 @@ def load_profile(data=None):
 
 
 def pack_maps(profile):
-    """Every game's map packed (PackedMap), where its pixels fit in bytes; after the check."""
+    """Every game's map packed (engine.draw.PackedMap); after the check."""
     maps = profile["maps"]
     for game in maps:
-        spaces = maps[game]
-        if sum(len(p) for p in spaces.values()) < 256 and all(
-                type(p) is bytes for p in spaces.values()):
-            maps[game] = PackedMap(spaces)
+        maps[game] = PackedMap(maps[game])
+
+
+def read_maps(board):
+    """Every game's map from the profile, packed (for the menu, after a game)."""
+    profile = load_profile(board.read_file(HOME + PROFILE_FILE))
+    pack_maps(profile)
+    return profile["maps"]
 
 
 def profile_faults(profile):

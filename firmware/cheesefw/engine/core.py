@@ -34,17 +34,29 @@ class Engine:
         self._open_menu()
         self._resume()
 
-    # A board carries only what it plays: during a game the menu's code is not in the heap
-    # (the games' maps stay packed, app.PackedMap: the painter unpacks only the one in play).
+    # A board carries only what it plays: during a game neither the menu's code nor the other
+    # games' maps are in the heap (the maps are packed, draw.PackedMap, and the painter walks
+    # the one in play as it is); the menu reads them again from the profile when it comes back.
 
     def _open_menu(self):
         from cheesefw.engine.menu import Menu
 
         self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count)
 
-    def _close_menu(self):
+    def _close_menu(self, game):
         self.menu = None
         forget("cheesefw.engine.menu", on_host=True)
+        maps = self.profile["maps"]
+        for name in [g for g in maps if g != game]:
+            del maps[name]
+
+    def _read_maps(self):
+        """Every game's map again, from the profile: the menu lights the chosen game's."""
+        from cheesefw import startup
+
+        self.profile["maps"] = startup.read_maps(self.board)
+        startup = None
+        forget("cheesefw.startup")
 
     def handlers(self):
         """The engine's protocol commands: the rule tables', loaded when first used (a
@@ -116,7 +128,7 @@ class Engine:
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)
-        self._close_menu()
+        self._close_menu(header["game"])
         gc.collect()
 
     def on_button(self, name, event, now):
@@ -135,6 +147,7 @@ class Engine:
         self.scene = None  # the game's heap is free before the menu's comes back
         forget("cheesefw.games.")  # and its modules' (the next game imports its own)
         gc.collect()
+        self._read_maps()
         self._open_menu()
 
     def update(self, now):

@@ -18,6 +18,8 @@ Colours come from the rule table's palette, signs from its `signs`; pixels from 
 map for the game. docs/led-language.md lists every colour and pattern per game.
 """
 
+from array import array
+
 WHITE = b"\xff\xff\xff"
 OFF = b"\x00\x00\x00"
 BLINK_MS = 250  # half a blink period
@@ -31,6 +33,42 @@ _SIGNALS = {
 }
 
 
+class PackedMap:
+    """A game's map (space id -> pixels) in three flat objects instead of a dict of small ones:
+    the space ids, sorted, in one string; every space's pixels one after another; and where
+    each space's end. As a dict a map costs the heap some 60 B a space; the board keeps every
+    game's packed for the menu (which lights the chosen game's overlay), and the painter walks
+    its own in place. Bytes where the pixel numbers fit in one, 16-bit arrays where not."""
+
+    def __init__(self, spaces):
+        names = sorted(spaces)
+        self.names = " ".join(names)
+        pixels = []
+        ends = []
+        for name in names:
+            pixels.extend(spaces[name])
+            ends.append(len(pixels))
+        wide = max(pixels + ends) > 255 if pixels else False
+        self.pixels = array("H", pixels) if wide else bytes(pixels)
+        self.ends = array("H", ends) if wide else bytes(ends)
+
+    def values(self):
+        start = 0
+        for end in self.ends:
+            yield self.pixels[start:end]
+            start = end
+
+    def unpack(self):
+        """The map as a dict, as the profile file has it."""
+        spaces = {}
+        names = self.names.split(" ")
+        i = 0
+        for pixels in self.values():
+            spaces[names[i]] = pixels
+            i += 1
+        return spaces
+
+
 def _set(frame, pixel, rgb):
     """One pixel (rgb: 3 bytes), set with one slice copy: the painter's hot path."""
     i = 3 * pixel
@@ -40,10 +78,10 @@ def _set(frame, pixel, rgb):
 class Painter:
     def __init__(self, profile, game_name, palette, signs=None):
         spaces = profile["maps"][game_name]
-        # The board keeps the maps packed (app.PackedMap): the game in play has its own as a
-        # dict, for the hot loop's lookups, for as long as the painter lives.
-        self.map = spaces if type(spaces) is dict else spaces.unpack()
-        self.spaces = sorted(self.map)
+        # The painter walks its game's map packed, in place (a dict of it would cost the game
+        # 1 to 2 KB): the space ids in their sorted order, and their pixels' runs.
+        self.map = spaces if isinstance(spaces, PackedMap) else PackedMap(spaces)
+        self.spaces = self.map.names.split(" ")
         self.die = profile["die"]
         self.seats = profile["seats"]
         self.status = profile["status"]
@@ -59,6 +97,15 @@ class Painter:
                 self.dim[key] = bytes(c // 8 for c in rgb)
         self._blank = None
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
+
+    def pixels_of(self, space):
+        """The pixels of a space of the game's map; () for one the map does not have."""
+        try:
+            q = self.spaces.index(space)
+        except ValueError:
+            return ()
+        ends = self.map.ends
+        return self.map.pixels[ends[q - 1] if q else 0:ends[q]]
 
     def colour(self, key, default=WHITE):
         rgb = self.rgb.get(key)
@@ -92,32 +139,37 @@ class Painter:
                 marks = sorted(marks)  # a game that lists its marks in its own order
                 break
         j = 0
-        spaces_map = self.map
+        spaces = self.spaces
+        pixels = self.map.pixels
+        ends = self.map.ends
+        start = 0  # where the space's pixels begin in `pixels`; ends[q]: where they end
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
-        for space in self.spaces:  # the hot loop: locals, and slice copies inline
+        for q in range(len(spaces)):  # the hot loop: locals, and slice copies inline
+            space = spaces[q]
+            end = ends[q]
             while j < len(marks) and marks[j][0] < space:
                 j += 1
             mark = marks[j][1] if j < len(marks) and marks[j][0] == space else None
-            pixels = spaces_map[space]
             owners = by_space.get(space)
             if blink and space in blink:
                 owners = None
             if owners:
                 k = len(owners)
-                shift = cycle % k if k > len(pixels) else 0  # crowded: the colours take turns
-                for n in range(len(pixels)):  # n, not j: j walks the marks
-                    i = 3 * pixels[n]
+                shift = cycle % k if k > end - start else 0  # crowded: the colours take turns
+                for n in range(end - start):  # n, not j: j walks the marks
+                    i = 3 * pixels[start + n]
                     frame[i:i + 3] = colour(owners[(shift + n) % k])
             else:  # a mark, or the bare space glowing faintly so the track stays visible
                 rgb = colour(mark) if mark is not None else empty
-                for p in pixels:
-                    i = 3 * p
+                for n in range(start, end):
+                    i = 3 * pixels[n]
                     frame[i:i + 3] = rgb
+            start = end
         for space, tower in view.get("stacks", ()):
             self._tower(frame, space, tower, blink_on, now // (2 * BLINK_MS), cycle)
         for space, keys in view.get("lights", ()):  # pixel by pixel; None and past the end: dark
-            pixels = spaces_map.get(space, ())
+            pixels = self.pixels_of(space)
             for j in range(len(pixels)):
                 key = keys[j] if j < len(keys) else None
                 _set(frame, pixels[j], OFF if key is None else colour(key))
@@ -129,11 +181,11 @@ class Painter:
                 for s, key in paints:
                     if s == space:
                         rgb = colour(key)
-                for p in self.map.get(space, ()):
+                for p in self.pixels_of(space):
                     _set(frame, p, rgb)
             for space, kind in ghost or ():
                 rgb = colour(kind)
-                for p in self.map.get(space, ()):
+                for p in self.pixels_of(space):
                     _set(frame, p, rgb)
         if offer and "dice" in offer:
             self._dice(frame, offer["dice"], view["turn"])
@@ -162,7 +214,7 @@ class Painter:
         taking turns on the others; on a one-pixel space they take turns with the top, in the
         half of each blink when an offered space shows white (so an offered tower shows its
         top between the white flashes)."""
-        pixels = self.map.get(space, ())
+        pixels = self.pixels_of(space)
         if not pixels:
             return
         colour = self.colour
@@ -187,7 +239,7 @@ class Painter:
     def reveal(self, frame, space, kind, now):
         """A tile being turned over: it flips between its back and what it shows."""
         rgb = self.colour(kind) if (now // 150) % 2 else self.colour("tile")
-        for p in self.map.get(space, ()):
+        for p in self.pixels_of(space):
             _set(frame, p, rgb)
 
     def winners(self, frame, winners, players, now):
