@@ -24,7 +24,7 @@ def test_during_a_game_the_menu_and_the_other_maps_are_let_go_and_come_back_afte
     assert list(maps) == ["gouda"]  # the other games' maps are the menu's: let go
     painter = table.engine.scene.painter
     assert painter.map is maps["gouda"]  # the game in play: its map as the profile has it
-    assert {s: list(painter.pixels_of(s)) for s in painter.spaces} == PROFILE["maps"]["gouda"]
+    assert {s: list(painter.pixels_of(s)) for s in painter.map.ids()} == PROFILE["maps"]["gouda"]
     # The table is read into the game's Board and let go (the painter has the palette, as
     # bytes): no parsed table hangs on the state.
     assert not [v for v in vars(table.engine.scene.state).values()

@@ -252,5 +252,5 @@ def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
         assert packed.unpack() == plain[game]
     painter = Painter(profile, "kalle", RULES["palette"])
     assert painter.map is profile["maps"]["kalle"]  # walked packed, as the profile has it
-    assert {s: painter.pixels_of(s) for s in painter.spaces} == plain["kalle"]
+    assert {s: painter.pixels_of(s) for s in painter.map.ids()} == plain["kalle"]
     assert painter.pixels_of("no such space") == ()

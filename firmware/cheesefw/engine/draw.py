@@ -52,6 +52,27 @@ class PackedMap:
         self.pixels = array("H", pixels) if wide else bytes(pixels)
         self.ends = array("H", ends) if wide else bytes(ends)
 
+    def ids(self):
+        """The space ids, in their sorted order, one at a time: each a new string the caller
+        may let go at once (a list of them all would cost a 42-square board 1.6 KB)."""
+        names = self.names
+        start = 0
+        while start < len(names):
+            end = names.find(" ", start)
+            if end < 0:
+                end = len(names)
+            yield names[start:end]
+            start = end + 1
+
+    def index(self, space):
+        """The place of space among the sorted ids, or -1 when the map has no such space."""
+        q = 0
+        for name in self.ids():
+            if name == space:
+                return q
+            q += 1
+        return -1
+
     def values(self):
         start = 0
         for end in self.ends:
@@ -61,11 +82,9 @@ class PackedMap:
     def unpack(self):
         """The map as a dict, as the profile file has it."""
         spaces = {}
-        names = self.names.split(" ")
-        i = 0
-        for pixels in self.values():
-            spaces[names[i]] = pixels
-            i += 1
+        pixels = self.values()
+        for name in self.ids():
+            spaces[name] = next(pixels)
         return spaces
 
 
@@ -78,10 +97,9 @@ def _set(frame, pixel, rgb):
 class Painter:
     def __init__(self, profile, game_name, palette, signs=None):
         spaces = profile["maps"][game_name]
-        # The painter walks its game's map packed, in place (a dict of it would cost the game
-        # 1 to 2 KB): the space ids in their sorted order, and their pixels' runs.
+        # The painter walks its game's map packed, in place (as a dict it would cost the game
+        # 2 to 3 KB): the space ids in their sorted order, and their pixels' runs.
         self.map = spaces if isinstance(spaces, PackedMap) else PackedMap(spaces)
-        self.spaces = self.map.names.split(" ")
         self.die = profile["die"]
         self.seats = profile["seats"]
         self.status = profile["status"]
@@ -100,9 +118,8 @@ class Painter:
 
     def pixels_of(self, space):
         """The pixels of a space of the game's map; () for one the map does not have."""
-        try:
-            q = self.spaces.index(space)
-        except ValueError:
+        q = self.map.index(space)
+        if q < 0:
             return ()
         ends = self.map.ends
         return self.map.pixels[ends[q - 1] if q else 0:ends[q]]
@@ -139,14 +156,12 @@ class Painter:
                 marks = sorted(marks)  # a game that lists its marks in its own order
                 break
         j = 0
-        spaces = self.spaces
         pixels = self.map.pixels
         ends = self.map.ends
-        start = 0  # where the space's pixels begin in `pixels`; ends[q]: where they end
+        q = start = 0  # the space's place, and where its pixels begin in `pixels` (end: ends[q])
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
-        for q in range(len(spaces)):  # the hot loop: locals, and slice copies inline
-            space = spaces[q]
+        for space in self.map.ids():  # the hot loop: locals, and slice copies inline
             end = ends[q]
             while j < len(marks) and marks[j][0] < space:
                 j += 1
@@ -166,6 +181,7 @@ class Painter:
                     i = 3 * pixels[n]
                     frame[i:i + 3] = rgb
             start = end
+            q += 1
         for space, tower in view.get("stacks", ()):
             self._tower(frame, space, tower, blink_on, now // (2 * BLINK_MS), cycle)
         for space, keys in view.get("lights", ()):  # pixel by pixel; None and past the end: dark
