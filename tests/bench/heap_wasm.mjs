@@ -1,16 +1,28 @@
 // Run by bench_heap.py in Node: the flashed image on MicroPython's WebAssembly port (32-bit),
 // booted as the web board boots it (host/cheeseboard/web/vm.mjs), then one game played with
-// heap_drive, the live heap read from JS after each step.   argv: FLASH-JSON GAME OPTIONS-JSON
+// heap_drive, the live heap read from JS after each step.
+//   argv: FLASH-JSON GAME OPTIONS-JSON [ROMFS-IMAGE]
+// With a ROMFS image the firmware's code is read from it in place (mounted at /rom), as on a
+// board built with a ROMFS partition; the flash holds the rest. Its first boot, which checks
+// the profile and the tables and stamps them, runs in a VM of its own before the measured one.
 import fs from "node:fs";
 import { loadMicroPython } from "../../node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs";
 import { boot } from "../../host/cheeseboard/web/vm.mjs";
 
-const [flashPath, game, options] = process.argv.slice(2);
+const [flashPath, game, options, romfsPath] = process.argv.slice(2);
 const flash = JSON.parse(fs.readFileSync(flashPath));
 const files = {};
 for (const [path, b64] of Object.entries(flash.files)) files[path] = Buffer.from(b64, "base64");
+const vm = romfsPath ? { romfs: new Uint8Array(fs.readFileSync(romfsPath)) } : {};
 let console_ = "";
-const board = await boot(loadMicroPython, files, (text) => { console_ += text; });
+const output = (text) => { console_ += text; };
+if (romfsPath) {
+  const first = await boot(loadMicroPython, files, output, vm);
+  if (!first.app) throw new Error("the board did not start: " + console_);
+  first.mp.runPython("from cheesefw.startup import check_every_table\ncheck_every_table(_app.board)");
+  files["checked.json"] = first.mp.FS.readFile("/checked.json");
+}
+const board = await boot(loadMicroPython, files, output, vm);
 if (!board.app) throw new Error("the board did not start: " + console_);
 // Each attribute read from JS holds a Python object until JS's own collector lets it go:
 // take every callable once, so that the figures are the firmware's heap alone.
@@ -27,4 +39,10 @@ const step = drive.step;
 const start = live();
 let peak = start;
 while (step()) peak = Math.max(peak, live());
-console.log(JSON.stringify({ boot: bootHeap, start, peak, moves: drive.moves(), steps: drive.steps }));
+// The interned names: MicroPython keeps them in tables that double as they fill (20, 40, ...
+// 320, 640 entries), so the 621st costs a 640-entry table at once.
+console_ = "";
+board.mp.runPython("import micropython\nmicropython.qstr_info()");
+const names = Number(/n_qstr=(\d+)/.exec(console_)[1]);
+console.log(JSON.stringify({ boot: bootHeap, start, peak, names, moves: drive.moves(),
+  steps: drive.steps }));
