@@ -1,5 +1,6 @@
-"""What every game's rule-table loader and options need: a field of the expected type, and the
-options chosen from a game's OPTIONS, each refusal naming the game and the field."""
+"""What every game's rule-table loader and options need: a field of the expected type (an int
+within bounds), and the options chosen from a game's OPTIONS, each refusal naming the game and
+the field."""
 
 
 def field(game, d, key, kind, where=""):
@@ -8,6 +9,15 @@ def field(game, d, key, kind, where=""):
     if type(value) is not kind:
         raise ValueError("%s rules: %s%s expected %s, got %r"
                          % (game, where, key, kind.__name__, value))
+    return value
+
+
+def int_in(game, d, key, low, high, where=""):
+    """d[key], an int in low..high; ValueError naming the field otherwise."""
+    value = field(game, d, key, int, where)
+    if not low <= value <= high:
+        raise ValueError("%s rules: %s%s expected %d..%d, got %d"
+                         % (game, where, key, low, high, value))
     return value
 
 
@@ -24,3 +34,19 @@ def choose_options(game, table, options):
             raise ValueError("%s: option %r expected one of %r, got %r" % (game, key, want, value))
         chosen[key] = value
     return chosen
+
+
+def for_game(game):
+    """field, int_in and choose_options with the game's name given: what a game's table reader
+    calls, each refusal naming its game."""
+
+    def game_field(d, key, kind, where=""):
+        return field(game, d, key, kind, where)
+
+    def game_int_in(d, key, low, high, where=""):
+        return int_in(game, d, key, low, high, where)
+
+    def game_options(table, options):
+        return choose_options(game, table, options)
+
+    return game_field, game_int_in, game_options

@@ -97,22 +97,8 @@ def check_rules(rules, grid):
     return names
 
 
-def choose_options(table, options):
-    """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
-    return table_fields.choose_options("kalle", table, options)
-
-
-def field(d, key, kind, where=""):
-    """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
-    return table_fields.field("kalle", d, key, kind, where)
-
-
-def int_in(d, key, low, high, where):
-    value = field(d, key, int, where)
-    if not low <= value <= high:
-        raise ValueError("kalle rules: %s%s expected %d..%d, got %d" % (where, key, low, high,
-                                                                        value))
-    return value
+# The table's fields and the options, each refusal naming the game.
+field, int_in, choose_options = table_fields.for_game("kalle")
 
 
 def _connected(nbrs):

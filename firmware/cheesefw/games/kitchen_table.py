@@ -89,23 +89,8 @@ def check_rules(rules, board, kinds):
             raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
 
 
-def choose_options(table, options):
-    """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
-    return table_fields.choose_options("kitchen", table, options)
-
-
-def field(d, key, kind, where=""):
-    """d[key], which must be of type `kind`; ValueError naming the field otherwise."""
-    return table_fields.field("kitchen", d, key, kind, where)
-
-
-def _int_in(d, key, low, high, where):
-    value = field(d, key, int, where)
-    if not low <= value <= high:
-        raise ValueError(
-            "kitchen rules: %s%s expected %d..%d, got %d" % (where, key, low, high, value)
-        )
-    return value
+# The table's fields and the options, each refusal naming the game.
+field, _int_in, choose_options = table_fields.for_game("kitchen")
 
 
 def _neighbours(sq, cols, rows):
