@@ -78,12 +78,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const run = async (ms) => { for (let t = 0; t < ms; t += 10) { b.tick(); await sleep(10); } };
 b.feed(frameRequest({ id: 7, cmd: "hello" }));
 await run(30);
+const atBoot = b.changed().map(([n]) => n);
 const hello = text.split("\n").map(parseReply).find((r) => r && r.id === 7);
 const before = b.state();
 b.setPin("next", 0); await run(80); b.setPin("next", 1); await run(80);
 const after = b.state();
 b.setPin("ok", 0); await run(80); b.setPin("ok", 1); await run(80);
-console.log(JSON.stringify({ hello, before, after, frame: b.frameHex().length,
+console.log(JSON.stringify({ hello, before, after, frame: b.frameHex().length, atBoot,
                              changed: b.changed().map(([n, d]) => [n, d && d.length]) }));
 """
 
@@ -102,4 +103,5 @@ def test_the_web_backend_on_the_wasm_port_answers_takes_buttons_and_lights(tmp_p
     assert out["hello"]["ok"] and out["hello"]["platform"] == "webassembly"
     assert out["before"]["value"] != out["after"]["value"]  # next moved the menu
     assert out["frame"] == 6 * 64
+    assert out["atBoot"] == ["checked.json"]  # the first boot stamps the profile it checked
     assert out["changed"] == []  # the menu writes nothing to the flash

@@ -24,10 +24,26 @@ def digest(data):
     return binascii.hexlify(hashlib.sha256(data).digest()).decode()
 
 
+def file_digest(open_file, name):
+    """The SHA-256 of a file's bytes, in hex, read a little at a time (the board may have no
+    free block the file's size); None when it is missing. open_file: open, or a board's."""
+    h = hashlib.sha256()
+    try:
+        with open_file(name, "rb") as f:
+            while True:
+                chunk = f.read(256)
+                if not chunk:
+                    break
+                h.update(chunk)
+    except OSError:
+        return None
+    return binascii.hexlify(h.digest()).decode()
+
+
 def _read_json(read, name):
     try:
         value = json.loads(read(name) or "{}")
-    except ValueError:
+    except (OSError, ValueError):  # (a board whose read_file raises for a missing file)
         return {}
     return value if type(value) is dict else {}
 

@@ -25,12 +25,14 @@ def _pack(pixels):
     return bytes(pixels)
 
 
-def load_profile(data=None):
-    """The board's hardware profile (data: profile.json's bytes, read when None), with its
-    pixel lists packed into bytes to save heap."""
-    if data is None:
-        data = read_file(HOME + PROFILE_FILE)
-    profile = json.loads(data)
+def load_profile(text=None):
+    """The board's hardware profile, parsed from text (profile.json's bytes) or, when None,
+    read from the file a little at a time; its pixel lists packed into bytes to save heap."""
+    if text is None:
+        with open(HOME + PROFILE_FILE) as f:
+            profile = json.load(f)
+    else:
+        profile = json.loads(text)
     for key in ("die", "seats", "meter"):
         if key in profile:
             profile[key] = _pack(profile[key])
@@ -82,14 +84,18 @@ def import_every_game(feed=None):
 
 
 def check_every_table(board, feed=None):
-    """Read every game's rule table as a game start reads it (a new firmware's trial): a
-    firmware that can play none of a game's tables fails its trial, and each table it
-    checks gets its stamp now (cheesefw.checked), not at the first game."""
+    """Read the rule table of every game the board shows as a game start reads it (a new
+    firmware's trial), so that each one that passes has its stamp now (cheesefw.checked), not
+    at its first game. One that does not is said on the console and checked again then."""
     from cheesefw.engine.core import load_rules
     from cheesefw.games import GAMES
 
     for name in GAMES:
-        load_rules(board, name)
+        if name in board.profile["maps"]:
+            try:
+                load_rules(board, name)
+            except (ValueError, MemoryError) as e:
+                print("%s: no table stamped: %s" % (name, e))
         gc.collect()
         if feed:
             feed()
@@ -102,13 +108,10 @@ def start(trial=False, feed=None):
     if trial:
         import_every_game(feed)
     name = HOME + PROFILE_FILE
-    data = read_file(name)
-    if data is None:
-        raise OSError("no %s: the firmware is not whole (flash it again)" % name)
-    sha = checked.digest(data)
-    profile = load_profile(data)
-    data = None  # parsed: its bytes' heap back
+    sha = checked.file_digest(open, name)
+    profile = load_profile()
     known = checked.passed(read_file, name, sha)  # checked before by this firmware: not again
+    gc.collect()
     errors = None if known else profile_faults(profile)
     if errors:
         # Nothing lit or read would be right: say why on the console, and stop at the REPL.

@@ -12,7 +12,6 @@ table, so that the firmware's own default applies again (the same care for a gam
 """
 
 import binascii
-import hashlib
 import json
 import os
 
@@ -43,17 +42,7 @@ def current(name):
 
 def sha256_hex(board, name):
     """The SHA-256 of a file's exact bytes (hex), read in chunks; None when it is missing."""
-    h = hashlib.sha256()
-    try:
-        with board.open(name, "rb") as f:
-            while True:
-                chunk = f.read(512)
-                if not chunk:
-                    break
-                h.update(chunk)
-    except OSError:
-        return None
-    return binascii.hexlify(h.digest()).decode()
+    return checked.file_digest(board.open, name)
 
 
 def _size(name):
