@@ -24,7 +24,7 @@ except AttributeError:  # CPython
 # Load the whole firmware, as the board has it after boot.
 from quiet_board import QuietBoard  # noqa: E402
 
-from cheesefw import app, buttons, protocol, render, startup  # noqa: E402,F401
+from cheesefw import app, buttons, protocol, render  # noqa: E402,F401
 from cheesefw.engine import core, draw, menu, play  # noqa: E402,F401
 from cheesefw.engine.rng import Rng  # noqa: E402
 from cheesefw.games import CHANCE, TERMINAL, load  # noqa: E402
@@ -64,9 +64,14 @@ def one_game(module, table, opts, rng, peak=None):
 
 
 def board_profile():
-    """The profile as main() leaves it on the board: checked, then its maps packed."""
+    """The profile as main() leaves it on the board: checked, then its maps packed (and the
+    power-on code let go of, as app.start does)."""
+    from cheesefw import startup
+    from cheesefw.modules import forget
+
     profile = startup.load_profile()
     startup.pack_maps(profile)
+    forget("cheesefw.startup", "cheesefw.checked")
     return profile
 
 

@@ -20,8 +20,12 @@ OPTIONS = (
 
 
 def check_table(rules):
-    """The Board of a rule table, checked as play reads it (ValueError naming the field)."""
-    return _read(rules, None)[1]
+    """The Board of a rule table, checked as play reads it (ValueError naming the field). (The
+    reader stays imported for the State the board's check makes next: the check lets go of
+    the game's modules at its end.)"""
+    from cheesefw.games import kitchen_table
+
+    return kitchen_table.read_board(rules, KINDS)
 
 
 def _read(rules, options):
