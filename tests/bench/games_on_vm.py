@@ -161,7 +161,7 @@ def bench_tick():
     copy_us = time.ticks_diff(time.ticks_us(), t0) / n
     sink.close()
     # Idle: the menu, nothing pressed, for 100 ticks.
-    board2 = QuietBoard(profile)
+    board2 = QuietBoard(board_profile())  # a board of its own (a game lets go of the others' maps)
     idle = app.App(board2, core.Engine(board2))
     idle.tick()  # the menu's first frame
     shown = board2.frames
