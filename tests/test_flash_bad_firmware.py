@@ -19,11 +19,10 @@ def in_main_loop(after_ms, code):
     """A change that runs code in the main loop once it has run for after_ms."""
 
     def change(root):
-        app = root / "cheesefw" / "app.py"
-        app.write_text(app.read_text().replace(TICK, TICK + (
+        changed(root / "cheesefw" / "app.py", TICK, TICK + (
             "        self.t0 = getattr(self, 't0', None) or board.ticks_ms()\n"
             "        if board.ticks_diff(board.ticks_ms(), self.t0) > %d:\n"
-            "            %s\n" % (after_ms, code)), 1))
+            "            %s\n" % (after_ms, code)))
 
     return change
 
@@ -40,18 +39,21 @@ def game_import_error(root):
     game.write_text("from cheesefw.games import no_such_name\n" + game.read_text())
 
 
+def changed(path, old, new):
+    """path with its first `old` replaced by `new`; the change must be there to make."""
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
 def hang_at_start(root):
-    startup = root / "cheesefw" / "startup.py"
-    startup.write_text(startup.read_text().replace(
-        "    profile = load_profile(data)\n", "    profile = load_profile(data)\n    while True:\n"
-        "        pass\n", 1))
+    changed(root / "cheesefw" / "startup.py", "    profile = load_profile()\n",
+            "    profile = load_profile()\n    while True:\n        pass\n")
 
 
 def broken_protocol(root):
-    app = root / "cheesefw" / "app.py"
-    app.write_text(app.read_text().replace(
-        "    def cmd_hello(self, request):\n", "    def cmd_hello(self, request):\n"
-        "        raise OSError('hello broken')\n", 1))
+    changed(root / "cheesefw" / "app.py", "    def cmd_hello(self, request):\n",
+            "    def cmd_hello(self, request):\n        raise OSError('hello broken')\n")
 
 
 # (the change, what the host says)

@@ -86,6 +86,7 @@ def test_soft_reboot_from_the_raw_repl_stays_in_the_raw_repl(vboard):
 
 
 def test_raw_paste_mode_with_flow_control(vboard):
+    vboard.wait_protocol()  # up: the Ctrl-C stops the firmware, not the loader's boot.py
     vboard.port.write(b"\r\x03\r\x01")
     vboard.read_until(b"raw REPL; CTRL-B to exit\r\n>")
     vboard.port.write(b"\x05A\x01")
