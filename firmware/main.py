@@ -81,6 +81,16 @@ def feed():
             write_state(state)
 
 
+def put_slot_on_path():
+    """The active slot first on the import path, as boot.py puts it: a host tool's Ctrl-C in
+    the first instants of a boot can stop boot.py before it has (and a board runs main.py
+    all the same), which would leave no firmware to import."""
+    state = read_state()
+    slot = state.get("active") if state else None
+    if slot in ("slot_a", "slot_b") and "/" + slot not in sys.path:
+        sys.path.insert(0, "/" + slot)
+
+
 def error_text(e):
     import io
 
@@ -91,6 +101,7 @@ def error_text(e):
 
 
 try:
+    put_slot_on_path()
     state = on_trial()
     if state:
         if state.get("boots"):

@@ -37,3 +37,21 @@ def test_resets_in_a_game_each_bring_the_game_back(vboard, resets):
         assert _reset_and_hello(vboard)["profile"] == "pico", i
         state = vboard.request("state")["state"]
         assert state["mode"] == "play" and state["game"] == "kitchen", (i, state)
+
+
+def test_a_ctrl_c_that_stops_boot_py_early_still_boots_the_firmware(make_vboard, tmp_path):
+    # A host tool's Ctrl-C can land in boot.py before it puts the active slot on the path;
+    # the board runs main.py all the same, which must still find the firmware (not fail to
+    # import it and count a fall). The boot.py here is stopped at that instant.
+    import json
+
+    from cheeseboard import image, paths
+
+    flash = tmp_path / "flash"
+    image.write_to_folder(image.make(paths.load_profile("pico")), flash)
+    boot = flash / "boot.py"
+    boot.write_text("raise KeyboardInterrupt  # a Ctrl-C, here\n" + boot.read_text())
+    board = make_vboard(flash_dir=flash)
+    assert board.wait_protocol()["firmware"]
+    state = json.loads((flash / "slot.json").read_text())
+    assert "falls" not in state and state["active"] == "slot_a"
