@@ -113,7 +113,7 @@ def start(trial=False, feed=None):
         return startup.start(trial, feed)
     finally:
         startup = None
-        forget("cheesefw.startup", "cheesefw.checked", "cheesefw.profile_check")
+        forget("cheesefw.startup", "cheesefw.checked")
         gc.collect()
 
 

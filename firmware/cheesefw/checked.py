@@ -48,22 +48,22 @@ def _read_json(read, name):
     return value if type(value) is dict else {}
 
 
-def _stamp(read, sha):
+def stamp(read, sha):
+    """The stamp of a file whose bytes have digest sha, as this firmware would record it: its
+    build id and sha; None where there is no build id (then nothing is stamped). read(file
+    name) gives a file's bytes or None (a board's read_file)."""
     build = _read_json(read, SLOT_STATE).get("build")
     return "%s %s" % (build, sha) if type(build) is str else None
 
 
-def passed(read, name, sha):
-    """True when this firmware's check passed the file name, whose bytes have digest sha;
-    read(file name) gives a file's bytes or None (a board's read_file)."""
-    stamp = _stamp(read, sha)
+def passed(read, name, stamp):
+    """True when this firmware's check passed the file name as it is now (its stamp)."""
     return stamp is not None and _read_json(read, STAMPS).get(name) == stamp
 
 
-def record(board, name, sha):
-    """Note that the file name, whose bytes have digest sha, passed this firmware's check
-    (written through the board, atomically: the web board keeps its files that way)."""
-    stamp = _stamp(board.read_file, sha)
+def record(board, name, stamp):
+    """Note that the file name passed this firmware's check, with its stamp (written through
+    the board, atomically: the web board keeps its files that way)."""
     if stamp is None:
         return
     stamps = _read_json(board.read_file, STAMPS)

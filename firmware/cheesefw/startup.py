@@ -108,9 +108,9 @@ def start(trial=False, feed=None):
     if trial:
         import_every_game(feed)
     name = HOME + PROFILE_FILE
-    sha = checked.file_digest(open, name)
-    profile = load_profile()
-    known = checked.passed(read_file, name, sha)  # checked before by this firmware: not again
+    stamp = checked.stamp(read_file, checked.file_digest(open, name))
+    profile = load_profile()  # (read again, a little at a time: no block the file's size)
+    known = checked.passed(read_file, name, stamp)  # checked before by this firmware: not again
     gc.collect()
     errors = None if known else profile_faults(profile)
     if errors:
@@ -122,7 +122,7 @@ def start(trial=False, feed=None):
     gc.collect()
     board = hal.open_board(profile)
     if not known:
-        checked.record(board, name, sha)
+        checked.record(board, name, stamp)
     if trial:
         check_every_table(board, feed)
     from cheesefw.engine.core import Engine

@@ -139,7 +139,8 @@ class Tables:
         schema = None  # the parsed table and schema are not needed any more: free their heap
         later = self._keep_for_the_game(name)
         self.board.rename(new, p)
-        checked.record(self.board, p, got)  # so that a game does not check it again
+        # so that a game does not check it again
+        checked.record(self.board, p, checked.stamp(self.board.read_file, got))
         return {"committed": name, "sha256": got, "applies": "next game" if later else "now"}
 
     def cmd_reset(self, request):

@@ -182,8 +182,8 @@ def load_rules(board, game):
             data = board.read_file(name)
             if data is None:
                 continue
-            sha = checked.digest(data)
-            if checked.passed(board.read_file, name, sha):
+            stamp = checked.stamp(board.read_file, checked.digest(data))
+            if checked.passed(board.read_file, name, stamp):
                 return json.loads(data)
             from cheesefw import table_check
 
@@ -196,7 +196,7 @@ def load_rules(board, game):
                     raise  # no schema: no table can be checked
                 print("%s: passed over: %s" % (name, e))
                 continue
-            checked.record(board, name, sha)
+            checked.record(board, name, stamp)
             return rules
         raise ValueError("no rule table for %s that this firmware can play" % game)
     finally:

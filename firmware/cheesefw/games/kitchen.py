@@ -29,14 +29,14 @@ def check_table(rules):
 
 
 def _read(rules, options):
-    """The game's options and the table's Board, read by kitchen_table, which the board lets go
+    """The table's Board and the game's options, read by kitchen_table, which the board lets go
     of at once: it runs only when a game is set up, and play needs none of its code."""
     from cheesefw.games import kitchen_table
     from cheesefw.modules import forget
 
     try:
-        return (kitchen_table.choose_options(OPTIONS, options),
-                kitchen_table.read_board(rules, KINDS))
+        options = kitchen_table.choose_options(OPTIONS, options)  # (a bad option: said first)
+        return kitchen_table.read_board(rules, KINDS), options
     finally:
         kitchen_table = None
         forget("cheesefw.games.kitchen_table", "cheesefw.table_fields")
@@ -91,7 +91,7 @@ class State:
     def __init__(self, rules, options=None):
         # Only the parts play reads: the rest of the parsed table (palette, grid) can be freed.
         self.rules = {k: rules[k] for k in ("dice", "house", "win", "deck")}
-        self.options, self.board = _read(rules, options)
+        self.board, self.options = _read(rules, options)
         board = self.board
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
