@@ -109,7 +109,8 @@ def start(trial=False, feed=None):
         import_every_game(feed)
     name = HOME + PROFILE_FILE
     stamp = checked.stamp(read_file, checked.file_digest(open, name))
-    profile = load_profile()  # (read again, a little at a time: no block the file's size)
+    # (read again, a little at a time: there may be no free block the file's size)
+    profile = load_profile()
     known = checked.passed(read_file, name, stamp)  # checked before by this firmware: not again
     gc.collect()
     errors = None if known else profile_faults(profile)

@@ -43,14 +43,17 @@ class PackedMap:
     def __init__(self, spaces):
         names = sorted(spaces)
         self.names = " ".join(names)
-        pixels = []
-        ends = []
+        total = sum(len(spaces[name]) for name in names)
+        wide = total > 255 or any(p > 255 for name in names for p in spaces[name])
+        # Filled in place, without a list of every pixel first (that list is the big allocation
+        # a board with a 16x16 matrix would need).
+        pixels = array("H") if wide else bytearray()
+        ends = array("H") if wide else bytearray()
         for name in names:
             pixels.extend(spaces[name])
             ends.append(len(pixels))
-        wide = max(pixels + ends) > 255 if pixels else False
-        self.pixels = array("H", pixels) if wide else bytes(pixels)
-        self.ends = array("H", ends) if wide else bytes(ends)
+        self.pixels = pixels if wide else bytes(pixels)
+        self.ends = ends if wide else bytes(ends)
 
     def ids(self):
         """The space ids, in their sorted order, one at a time: each a new string the caller
