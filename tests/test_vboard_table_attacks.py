@@ -108,3 +108,17 @@ def test_rules_check_refuses_a_deep_table_without_a_traceback(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert "levels of nesting" in r.stderr
+
+
+def test_text_in_characters_never_seen_before_is_refused_and_costs_the_board_no_heap(vboard):
+    """A `put` of "text" beyond ASCII is refused; its check reads the bytes, never the
+    characters one by one, which MicroPython would intern for good: each new character would
+    stay in the board's heap, and a client sending thousands would fill it."""
+    vboard.wait_protocol()
+    vboard.request("tables")  # the table commands' code: imported at their first use
+    before = vboard.request("hello")["heap_free"]
+    for n in range(400):  # 400 characters the board has never seen
+        with pytest.raises(ProtocolError, match="expected ASCII"):
+            vboard.request("put", name="kitchen", offset=0, text=chr(0x4E00 + n))
+    after = vboard.request("hello")["heap_free"]
+    assert before - after < 2048, (before, after)

@@ -202,10 +202,11 @@ def _chunk(request):
     if text is not None:
         if not isinstance(text, str):
             raise ValueError("text: expected a string")
-        for c in text:
-            if ord(c) > 126:
+        data = text.encode()
+        for b in data:  # (bytes, not the text's characters: each would be interned for good)
+            if b > 126:
                 raise ValueError("text: expected ASCII, send other bytes as base64 data")
-        return text.encode()
+        return data
     b64 = request.get("data")
     if not isinstance(b64, str):
         raise ValueError("data: expected base64 text (or text: the table's text)")
