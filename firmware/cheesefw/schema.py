@@ -10,17 +10,33 @@ is no number. Patterns are matched here (_search), not by MicroPython's re.
 """
 
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
+_NONE = {}  # type: dict  # an absent keyword's value (never changed)
 _compiled = {}  # type: dict  # pattern -> its parsed form
+
+# The walk allocates little: a table's check runs on a board at a game's start with the game's
+# heap around it, so it builds no generator, list or path text per value. A value's path is a
+# chain of (parent, key) pairs, written out only when it is refused.
 
 
 def check(value, schema):
     """ValueError("path: what was expected") at the first place value breaks schema."""
-    _check(value, schema, schema, "(the table)")
+    _check(value, schema, schema, None)
+
+
+def _path_text(path):
+    if path is None:
+        return "(the table)"
+    parts = []
+    while path is not None:
+        parts.append(str(path[1]))
+        path = path[0]
+    parts.reverse()
+    return ".".join(parts)
 
 
 def _fail(path, what, value):
     text = repr(value)
-    raise ValueError("%s: expected %s, got %s" % (path, what, text[:40]))
+    raise ValueError("%s: expected %s, got %s" % (_path_text(path), what, text[:40]))
 
 
 def _is(value, kind):
@@ -33,6 +49,15 @@ def _is(value, kind):
     return type(value) is _TYPES.get(kind)
 
 
+def _is_one_of(value, kinds):
+    if type(kinds) is not list:
+        return _is(value, kinds)
+    for kind in kinds:
+        if _is(value, kind):
+            return True
+    return False
+
+
 def same(a, b):
     """JSON equality: 1 == 1.0, but true is not 1."""
     if type(a) is bool or type(b) is bool:
@@ -40,31 +65,51 @@ def same(a, b):
     if type(a) in (int, float) and type(b) in (int, float):
         return a == b
     if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(same(a[i], b[i]) for i in range(len(a)))
+        if len(a) != len(b):
+            return False
+        for i in range(len(a)):
+            if not same(a[i], b[i]):
+                return False
+        return True
     if type(a) is dict and type(b) is dict:
-        return len(a) == len(b) and all(k in b and same(a[k], b[k]) for k in a)
+        if len(a) != len(b):
+            return False
+        for k in a:
+            if k not in b or not same(a[k], b[k]):
+                return False
+        return True
     return type(a) is type(b) and a == b
 
 
+def _in_enum(value, options):
+    for option in options:
+        if same(value, option):
+            return True
+    return False
+
+
 def _check(value, schema, root, path):
-    if schema is True or schema == {}:
+    if schema is True or (type(schema) is dict and not schema):
         return
     if schema is False:
         _fail(path, "nothing here", value)
     ref = schema.get("$ref")
     if ref:
         target = root
-        for part in ref[2:].split("/"):
-            target = target[part]
+        start = 2  # past "#/"
+        while start < len(ref):
+            end = ref.find("/", start)
+            if end < 0:
+                end = len(ref)
+            target = target[ref[start:end]]
+            start = end + 1
         _check(value, target, root, path)
     kind = schema.get("type")
-    if kind is not None:
-        kinds = kind if type(kind) is list else [kind]
-        if not any(_is(value, k) for k in kinds):
-            _fail(path, "a value of type %s" % "/".join(kinds), value)
+    if kind is not None and not _is_one_of(value, kind):
+        _fail(path, "a value of type %s" % ("/".join(kind) if type(kind) is list else kind), value)
     if "const" in schema and not same(value, schema["const"]):
         _fail(path, "%r" % (schema["const"],), value)
-    if "enum" in schema and not any(same(value, e) for e in schema["enum"]):
+    if "enum" in schema and not _in_enum(value, schema["enum"]):
         _fail(path, "one of %r" % (schema["enum"],), value)
     if "anyOf" in schema:
         for option in schema["anyOf"]:
@@ -76,7 +121,7 @@ def _check(value, schema, root, path):
         else:
             _fail(path, "a value of one of the allowed forms", value)
     t = type(value)
-    if t in (int, float):
+    if t is int or t is float:
         if "minimum" in schema and value < schema["minimum"]:
             _fail(path, "at least %r" % schema["minimum"], value)
         if "maximum" in schema and value > schema["maximum"]:
@@ -100,12 +145,12 @@ def _check_array(value, schema, root, path):
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         _fail(path, "at most %d items" % schema["maxItems"], value)
     prefix = schema.get("prefixItems", ())
-    for i, item in enumerate(value):
-        where = "%s.%d" % (path, i) if path != "(the table)" else str(i)
+    items = schema.get("items")
+    for i in range(len(value)):
         if i < len(prefix):
-            _check(item, prefix[i], root, where)
-        elif "items" in schema:
-            _check(item, schema["items"], root, where)
+            _check(value[i], prefix[i], root, (path, i))
+        elif items is not None:
+            _check(value[i], items, root, (path, i))
     if schema.get("uniqueItems"):
         for i in range(len(value)):
             for j in range(i):
@@ -116,49 +161,170 @@ def _check_array(value, schema, root, path):
 def _check_object(value, schema, root, path):
     for key in schema.get("required", ()):
         if key not in value:
-            raise ValueError("%s: expected a field %r, got none" % (path, key))
-    props = schema.get("properties", {})
-    patterns = schema.get("patternProperties", {})
-    for key in sorted(value):
-        where = key if path == "(the table)" else "%s.%s" % (path, key)
-        if "propertyNames" in schema:
-            _check(key, schema["propertyNames"], root, where)
+            raise ValueError("%s: expected a field %r, got none" % (_path_text(path), key))
+    props = schema.get("properties", _NONE)
+    patterns = schema.get("patternProperties", _NONE)
+    names = schema.get("propertyNames")
+    more = schema.get("additionalProperties")
+    if patterns:
+        patterns = sorted(patterns)  # once for the object (each key tries them in this order)
+    for key in sorted(value):  # the first fault found is the same on every VM
+        where = (path, key)
+        if names is not None:
+            _check(key, names, root, where)
         matched = key in props
         if matched:
             _check(value[key], props[key], root, where)
-        for pattern in sorted(patterns):
+        for pattern in patterns:
             if _search(pattern, key):
                 matched = True
-                _check(value[key], patterns[pattern], root, where)
-        if not matched and "additionalProperties" in schema:
-            _check(value[key], schema["additionalProperties"], root, where)
+                _check(value[key], schema["patternProperties"][pattern], root, where)
+        if not matched and more is not None:
+            _check(value[key], more, root, where)
 
 
 def _search(pattern, text):
     """Whether pattern matches somewhere in text (as a JSON Schema pattern does).
 
-    A small backtracking matcher of the regular expressions the schemas use: ^ $ . literals,
-    [classes] with ranges, \\s \\d \\w and escaped characters, (groups|with|alternatives), and
-    the quantifiers ? * + {m} {m,n}. (MicroPython's re lacks {m,n}, and refuses the spelled-out
-    form of a pattern like an id list as "too complex".)"""
-    seq = _compiled.get(pattern)
-    if seq is None:
-        seq = _compiled[pattern] = _parse(pattern, 0)[0][0]
-    for start in range(len(text) + 1):
-        if _match(seq, 0, text, start, lambda p: True):
+    The regular expressions the schemas use: ^ $ . literals, [classes] with ranges, \\s \\d \\w
+    and escaped characters, (groups|with|alternatives), and the quantifiers ? * + {m} {m,n}.
+    (MicroPython's re lacks {m,n}, and refuses the spelled-out form of a pattern like an id
+    list as "too complex".) A pattern is compiled once into a small program, run over the
+    text's bytes by a Pike VM: every way through the pattern at once, one byte at a time, with
+    no backtracking, no recursion per character and no string per character (MicroPython
+    interns each one-character string it makes, for good: a table's characters would fill
+    the board's table of names)."""
+    prog = _compiled.get(pattern)
+    if prog is None:
+        prog = _compiled[pattern] = _compile(pattern)
+    data = text.encode()  # (a table's text is ASCII: bounds() saw to it)
+    now, later = [], []
+    for pos in range(len(data) + 1):
+        if _follow(prog, 0, data, pos, now):  # a match may also begin here
             return True
-        if seq and seq[0][0] == "^":
-            break
+        if pos == len(data):
+            return False
+        byte = data[pos]
+        for pc in now:
+            op = prog[pc]
+            if op[0] == _SET and _in_set(op, byte) and _follow(prog, pc + 1, data, pos + 1,
+                                                                later):
+                return True
+        now, later = later, now
+        del later[:]
     return False
 
+
+# The program's instructions, each a tuple whose first item is its kind.
+_SET = 0  # (_SET, negate, bytes, ((low, high), ...)): takes one byte that is (not) in the set
+_SPLIT = 1  # (_SPLIT, a, b): goes on at both a and b
+_JMP = 2  # (_JMP, to)
+_START = 3  # (_START,): only at the text's start (^)
+_END = 4  # (_END,): only at its end ($; or before a newline that ends it, as in Python's re)
+_MATCH = 5  # (_MATCH,): the pattern is through
 
 _CLASSES = {"s": " \t\n\r\f\v", "d": "0123456789",
             "w": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"}
 
 
+def _follow(prog, pc, data, pos, threads):
+    """Put the way through the pattern at pc, at data[pos], into threads (with every jump,
+    split and anchor followed to the sets it reaches); True when one reaches _MATCH. threads
+    also holds the jumps and splits already followed at pos: a loop that takes no byte ends."""
+    while True:
+        if pc in threads:
+            return False
+        op = prog[pc]
+        kind = op[0]
+        if kind == _MATCH:
+            return True
+        threads.append(pc)
+        if kind == _SET:
+            return False
+        if kind == _JMP:
+            pc = op[1]
+        elif kind == _SPLIT:
+            if _follow(prog, op[1], data, pos, threads):
+                return True
+            pc = op[2]
+        elif (kind == _START and pos == 0) or (kind == _END and _at_end(data, pos)):
+            pc += 1
+        else:
+            return False
+
+
+def _at_end(data, pos):
+    """$ as the host's validator reads it (Python's re): at the end, or before a last newline."""
+    return pos == len(data) or (pos == len(data) - 1 and data[pos] == 10)
+
+
+def _in_set(op, byte):
+    hit = byte in op[2]
+    if not hit:
+        for low, high in op[3]:
+            if low <= byte <= high:
+                hit = True
+                break
+    return hit != op[1]
+
+
+def _compile(pattern):
+    prog = []
+    _emit_alternatives(_parse(pattern, 0)[0], prog)
+    prog.append((_MATCH,))
+    return prog
+
+
+def _emit_alternatives(alts, prog):
+    """alt1|alt2|...: a split before each but the last, a jump to the end after each."""
+    jumps = []
+    for n, seq in enumerate(alts):
+        split = len(prog)
+        if n < len(alts) - 1:
+            prog.append(None)  # the split, filled in once the alternative's end is known
+        for node in seq:
+            _emit_repeated(node, prog)
+        if n < len(alts) - 1:
+            jumps.append(len(prog))
+            prog.append(None)
+            prog[split] = (_SPLIT, split + 1, len(prog))
+    for at in jumps:
+        prog[at] = (_JMP, len(prog))
+
+
+def _emit_repeated(node, prog):
+    kind, what, least, most = node
+    for _ in range(least):
+        _emit_one(kind, what, prog)
+    if most < 0:  # as many more as there are: split (again, or out), one, jump back
+        loop = len(prog)
+        prog.append(None)
+        _emit_one(kind, what, prog)
+        prog.append((_JMP, loop))
+        prog[loop] = (_SPLIT, loop + 1, len(prog))
+        return
+    splits = []
+    for _ in range(most - least):  # up to most - least more, each one may be the last
+        splits.append(len(prog))
+        prog.append(None)
+        _emit_one(kind, what, prog)
+    for at in splits:
+        prog[at] = (_SPLIT, at + 1, len(prog))
+
+
+def _emit_one(kind, what, prog):
+    if kind == "group":
+        _emit_alternatives(what, prog)
+    elif kind == "set":
+        prog.append(what)
+    else:
+        prog.append((_START,) if kind == "^" else (_END,))
+
+
 def _parse(p, i):
     """The alternatives (each a list of nodes) from p[i] to the group's end; and where it ends.
-    A node: (kind, what, least, most): "^", "$", "set" (a test of one character), "group"."""
+    A node: (kind, what, least, most): "^", "$", "set" (what: its _SET instruction), "group"
+    (what: its alternatives)."""
     alts, seq = [], []
     while i < len(p) and p[i] != ")":
         c = p[i]
@@ -173,17 +339,17 @@ def _parse(p, i):
             continue
         if c == "(":
             what, i = _parse(p, i + 1)
-            node = ["group", what]
+            node = ("group", what)
             i += 1  # the ")"
         elif c == "[":
             end = p.index("]", i + 2)
-            node = ["set", _set(p[i + 1 : end])]
+            node = ("set", _set(p[i + 1 : end]))
             i = end + 1
         elif c == "\\":
-            node = ["set", _set(p[i : i + 2])]
+            node = ("set", _set(p[i : i + 2]))
             i += 2
         else:
-            node = ["set", (lambda ch: ch != "\n") if c == "." else (lambda ch, c=c: ch == c)]
+            node = ("set", (_SET, True, b"\n", ()) if c == "." else (_SET, False, c.encode(), ()))
             i += 1
         least, most = 1, 1
         if i < len(p) and p[i] in "?*+":
@@ -201,7 +367,7 @@ def _parse(p, i):
 
 
 def _set(body):
-    """A test of one character for a [class] body (or one escape, such as \\s)."""
+    """The _SET instruction of a [class] body (or of one escape, such as \\s)."""
     negate = body.startswith("^") and len(body) > 1
     if negate:
         body = body[1:]
@@ -213,45 +379,9 @@ def _set(body):
             chars += _CLASSES.get(body[i + 1], body[i + 1])
             i += 2
         elif i + 2 < len(body) and body[i + 1] == "-":
-            ranges.append((c, body[i + 2]))
+            ranges.append((ord(c), ord(body[i + 2])))
             i += 3
         else:
             chars += c
             i += 1
-
-    def test(ch):
-        hit = ch in chars or any(a <= ch <= b for a, b in ranges)
-        return hit != negate
-
-    return test
-
-
-def _match(seq, i, text, pos, then):
-    """Whether seq[i:] matches text at pos and then(end) holds (backtracking)."""
-    if i == len(seq):
-        return then(pos)
-    kind, what, least, most = seq[i]
-    if kind == "^":
-        return pos == 0 and _match(seq, i + 1, text, pos, then)
-    if kind == "$":
-        return pos == len(text) and _match(seq, i + 1, text, pos, then)
-    if kind == "set":  # greedy, without a frame per character
-        n = 0
-        while (most < 0 or n < most) and pos + n < len(text) and what(text[pos + n]):
-            n += 1
-        while n >= least:
-            if _match(seq, i + 1, text, pos + n, then):
-                return True
-            n -= 1
-        return False
-    return _repeat(seq, i, text, pos, then, 0)
-
-
-def _repeat(seq, i, text, pos, then, count):
-    _, alts, least, most = seq[i]
-    if most < 0 or count < most:
-        for alt in alts:
-            if _match(alt, 0, text, pos, lambda p: p != pos and _repeat(seq, i, text, p, then,
-                                                                         count + 1)):
-                return True
-    return count >= least and _match(seq, i + 1, text, pos, then)
+    return (_SET, negate, chars.encode(), tuple(ranges))
