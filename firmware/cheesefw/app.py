@@ -4,12 +4,12 @@ import gc
 import json
 import sys
 
-from cheesefw import VERSION, protocol, render
+from cheesefw import VERSION, const, protocol, render
 from cheesefw.buttons import Buttons
 from cheesefw.modules import forget
 
 TICK_MS = 10
-UP_MS = 3000  # a new firmware counts as up once its main loop has run this long
+_UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
 
 
 class App:
@@ -74,7 +74,7 @@ class App:
                 self.frames_written += 1
 
     def run(self, up=None, feed=None):
-        """Tick forever; call up() once, when the loop has run for UP_MS and answers the
+        """Tick forever; call up() once, when the loop has run for _UP_MS and answers the
         protocol; feed() (the watchdog's) every tick."""
         board = self.board
         began = board.ticks_ms()
@@ -83,7 +83,7 @@ class App:
             self.tick()
             if feed:
                 feed()
-            if up and board.ticks_diff(start, began) >= UP_MS:
+            if up and board.ticks_diff(start, began) >= _UP_MS:
                 self.server.handlers["hello"]({})  # a reply could be made: raises if not
                 up()
                 up = None
@@ -118,7 +118,7 @@ def start(trial=False, feed=None):
 
 
 def main(up=None, feed=None):
-    """Run the board; up() is called once the main loop has run for UP_MS (main.py's
+    """Run the board; up() is called once the main loop has run for _UP_MS (main.py's
     health check of a new firmware), feed() every tick (its watchdog's)."""
     app = start(up is not None, feed)
     if app is not None:

@@ -2,14 +2,15 @@
 
 A contact bounces for a few milliseconds when it closes or opens; a level only
 counts once it has held for DEBOUNCE_MS. Held past LONG_MS a press also gives a
-"long" event; held past STUCK_MS the button is reported stuck and ignored until
+"long" event; held past _STUCK_MS (10 s) the button is reported stuck and ignored until
 it is released, so one jammed button cannot stop the game.
 """
 
+from cheesefw import const
 
 DEBOUNCE_MS = 20
 LONG_MS = 800
-STUCK_MS = 10000
+_STUCK_MS = const(10000)
 
 PRESS = "press"
 RELEASE = "release"
@@ -53,7 +54,7 @@ class Button:
             return None if was_stuck else RELEASE
         if down and not self.stuck:
             held = ticks_diff(now, self._pressed_at)
-            if held >= STUCK_MS:
+            if held >= _STUCK_MS:
                 self.stuck = True
                 return STUCK
             if held >= LONG_MS and not self._long_sent:

@@ -4,7 +4,7 @@
     reply:    @<crc32 of the JSON> {"id": 7, "ok": true, ...}\\n
     error:    @<crc32 of the JSON> {"id": 7, "ok": false, "error": "..."}\\n
 
-Lines are at most MAX_LINE bytes of printable ASCII, so they never hold 0x03 or
+Lines are at most _MAX_LINE (1024) bytes of printable ASCII, so they never hold 0x03 or
 0x04 and Ctrl-C from mpremote still stops main.py. A line that is too long, not
 ASCII, badly framed, fails its checksum or names an unknown command gets an
 error reply and changes nothing. Received text is parsed as JSON, never run.
@@ -14,8 +14,10 @@ import binascii
 import gc
 import json
 
-MAX_LINE = 1024
-MAX_ID = 0x3FFFFFFF
+from cheesefw import const
+
+_MAX_LINE = const(1024)
+_MAX_ID = const(0x3FFFFFFF)
 
 
 def checksum(text):
@@ -58,7 +60,7 @@ class Server:
     def _add(self, data, start, end):
         if self._overflow or start == end:
             return
-        if len(self._line) + end - start > MAX_LINE:
+        if len(self._line) + end - start > _MAX_LINE:
             self._overflow = True  # drop the rest of this line, answer at its end
             self._line = bytearray()
             return
@@ -69,7 +71,7 @@ class Server:
         self._line = bytearray()
         self._overflow = False
         if overflow:
-            self._error(None, "line too long: at most %d bytes" % MAX_LINE)
+            self._error(None, "line too long: at most %d bytes" % _MAX_LINE)
             return
         if line and line[-1] == 13:
             line = line[:-1]
@@ -123,8 +125,8 @@ def parse(line):
     if not isinstance(request, dict):
         raise ValueError("bad request: expected a JSON object")
     rid = request.get("id")
-    if not isinstance(rid, int) or isinstance(rid, bool) or not 0 <= rid <= MAX_ID:
-        raise ValueError("bad id: expected an integer 0..%d" % MAX_ID)
+    if not isinstance(rid, int) or isinstance(rid, bool) or not 0 <= rid <= _MAX_ID:
+        raise ValueError("bad id: expected an integer 0..%d" % _MAX_ID)
     if not isinstance(request.get("cmd"), str):
         raise ValueError("bad cmd: expected a string")
     return request

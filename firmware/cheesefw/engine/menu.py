@@ -12,17 +12,18 @@ the seats already decided stay lit in theirs. Seats the game's own options alrea
 give to the board (`bot_players`) are not asked again.
 """
 
+from cheesefw import const
 from cheesefw.engine.draw import BLINK_MS
 from cheesefw.games import GAMES
 from cheesefw.render import put
 
-GAME_COLOURS = ((255, 140, 0), (0, 120, 255), (200, 0, 200))
-VALUE = (0, 200, 80)
-STEPS = ((80, 80, 80), (0, 60, 200), (120, 0, 120))  # the die pips' colour, page by page
+_GAME_COLOURS = const(((255, 140, 0), (0, 120, 255), (200, 0, 200)))
+_VALUE = const((0, 200, 80))
+_STEPS = const(((80, 80, 80), (0, 60, 200), (120, 0, 120)))  # the die pips' colour, page by page
 # Who plays a seat: a person, the board ("strong" level), the board at "beginner" level.
-SEAT_CHOICES = ("person", "board", "beginner")
+_SEAT_CHOICES = const(("person", "board", "beginner"))
 SEAT_COLOURS = ((60, 60, 60), (0, 90, 255), (0, 200, 60))
-SEAT_LEVELS = (None, "strong", "beginner")
+_SEAT_LEVELS = const((None, "strong", "beginner"))
 
 
 class Menu:
@@ -90,7 +91,7 @@ class Menu:
             return  # options this table cannot play: the game's start says so, as before
         for seat in range(seats):
             if seat not in given:
-                self.steps.append(("seat%d" % seat, SEAT_CHOICES))
+                self.steps.append(("seat%d" % seat, _SEAT_CHOICES))
 
     def _game(self):
         return self.steps[0][1][self.values[0]]
@@ -106,7 +107,7 @@ class Menu:
         """The [seat, level] pairs chosen for the board."""
         seats = []
         for i in range(self.options_end, len(self.steps)):
-            level = SEAT_LEVELS[self.values[i]] if i < len(self.values) else None
+            level = _SEAT_LEVELS[self.values[i]] if i < len(self.values) else None
             if level:
                 seats.append([int(self.steps[i][0][4:]), level])
         return seats
@@ -127,7 +128,7 @@ class Menu:
             frame[i] = 0
         profile = self.profile
         game = self.games[self.values[0]]
-        glow = GAME_COLOURS[self.values[0] % len(GAME_COLOURS)]
+        glow = _GAME_COLOURS[self.values[0] % len(_GAME_COLOURS)]
         for pixels in profile["maps"][game].values():
             for p in pixels:
                 put(frame, p, (glow[0] // 6, glow[1] // 6, glow[2] // 6))
@@ -135,12 +136,12 @@ class Menu:
         if self.step >= self.options_end:
             self._draw_seats(frame, seats)
         else:
-            colour = glow if self.step == 0 else VALUE
+            colour = glow if self.step == 0 else _VALUE
             put(frame, seats[self.values[self.step] % len(seats)], colour)
         die = profile["die"]
         page, pips = divmod(self.step, len(die))
         for j in range(pips + 1):
-            put(frame, die[j], STEPS[page % len(STEPS)])
+            put(frame, die[j], _STEPS[page % len(_STEPS)])
 
     def _draw_seats(self, frame, pixels):
         """Each seat asked so far in the colour of its choice; the one in question blinks."""

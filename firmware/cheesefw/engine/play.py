@@ -23,19 +23,20 @@ its choices shown only while that player holds the roll button (PEEK): the other
 away meanwhile, and prev/next/ok count only while it is held.
 """
 
+from cheesefw import const
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
 from cheesefw.engine.rng import Rng
 from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
 
 ROLL_MS = 700
 WINDOW_MS = 5000
-SIGNAL_MS = 300
+_SIGNAL_MS = const(300)
 BOT_MS = 800  # the board "thinks" this long, so that players see its move coming
 # The board's players think meanwhile, THINK_MS of each 10 ms tick at most: a decision is a
 # generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision, however
 # long on a slow board, makes a tick late by more than one of its steps.
 THINK_MS = 4
-REVEAL_MS = 1200  # a tile being turned over
+_REVEAL_MS = const(1200)  # a tile being turned over
 
 # What the board is waiting for.
 DECIDE = "decide"  # a player walks through the legal actions
@@ -223,7 +224,7 @@ class Play:
     def _refuse(self, now):
         self.refused += 1
         self.signal = "refused"
-        self.signal_until = now + SIGNAL_MS
+        self.signal_until = now + _SIGNAL_MS
         return True
 
     # -- time ---------------------------------------------------------------------
@@ -273,7 +274,7 @@ class Play:
         turned = self.state.view().get("reveal")
         if turned:
             self.reveal = turned
-            self.reveal_until = now + REVEAL_MS
+            self.reveal_until = now + _REVEAL_MS
         self._advance(now)
 
     def _roll_dice(self, now):

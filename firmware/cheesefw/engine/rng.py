@@ -7,8 +7,10 @@ whose state and arithmetic stay within 30 bits: three Lehmer generators with
 prime moduli below 2^15 (Wichmann-Hill), combined into 15-bit draws.
 """
 
-_M = (30269, 30307, 30323)
-_A = (171, 172, 170)
+from cheesefw import const
+
+_M = const((30269, 30307, 30323))
+_A = const((171, 172, 170))
 
 
 class Rng:
