@@ -1,16 +1,97 @@
-# The loader's third file, fixed like boot.py and main.py (docs/flashing.md): what main.py
-# does when a firmware that was up raises. It is compiled only then, once the failed
-# program's heap is free again, so a board keeps none of it resident while it plays.
+# The loader's third file, fixed like boot.py and main.py (docs/flashing.md): its rare paths,
+# compiled only when one is taken, so that a board keeps none of them resident while it plays.
 #
-# The firmware is restarted (a game in progress resumes from its journal) rather than left
-# at the REPL for a replug, and the fall is counted in slot.json. The FALLS_BACK-th fall in
-# a row, none of them followed by main.SETTLED_TICKS of play, goes back to the previous
-# slot as a failed trial does, if that slot is whole; with nowhere to go back to, the board
-# stops at the REPL, where a person can look.
+# trial(): a new firmware is on trial until it is up (app.main calls up()): it has imported
+# every game module, run its main loop for a while and answered the protocol. Where the board
+# has a watchdog (machine.WDT) it runs for the trial, so that a firmware that hangs resets the
+# board; a boot that finds the trial already counted (a reset, a power cut, a hang) goes back
+# to the previous slot, and so does a firmware that raises or stops before it is up, noting
+# why in slot.json (where `cheeseboard flash` reads it).
+#
+# fell(): a trusted firmware that raises is restarted (a game in progress resumes from its
+# journal) rather than left at the REPL for a replug, and the fall is counted in slot.json. The
+# FALLS_BACK-th fall in a row, none of them followed by main._SETTLED_TICKS of play, goes back
+# to the previous slot as a failed trial does, if that slot is whole; with nowhere to go back
+# to, the board stops at the REPL, where a person can look.
 import os
 import sys
 
+from micropython import const
+
 FALLS_BACK = 3
+_WDT_MS = const(8000)  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
+_wdt = None
+
+
+def trial(state, read_state, write_state):
+    """Run a new firmware on trial (state: slot.json, with its "trial" and "previous")."""
+    global _wdt
+    if state.get("boots"):
+        roll_back(state, "the board reset before the firmware was up", write_state)
+    state["boots"] = 1
+    write_state(state)
+    try:
+        import machine
+
+        _wdt = machine.WDT(timeout=_WDT_MS)
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass  # no watchdog: a hang goes back at the next reset
+
+    def on_trial():
+        state = read_state()
+        return state if state and state.get("trial") and state.get("previous") else None
+
+    def up():
+        state = on_trial()
+        if state:
+            state.pop("trial")
+            state.pop("boots", None)
+            write_state(state)
+            if _wdt:
+                restart()  # to run without the watchdog from here on
+
+    def feed():
+        _wdt.feed()
+
+    try:
+        from cheesefw import app
+
+        app.main(up, feed if _wdt else None)
+    except KeyboardInterrupt:
+        # Stopped from the console (a host tool's Ctrl-C): no verdict on the new firmware;
+        # the next boot starts its trial again.
+        state = on_trial()
+        if state:
+            state["boots"] = 0
+            write_state(state)
+        raise
+    except Exception as e:
+        state = on_trial()
+        if state:
+            roll_back(state, error_text(e), write_state)
+        fell(e, read_state, write_state)  # up, on a board without a watchdog, then fell
+    state = on_trial()  # main() returned: it stopped at a bad profile, before being up
+    if state:
+        roll_back(state, "the firmware stopped before it was up", write_state)
+
+
+def fell(e, read_state, write_state):
+    """The fall of a trusted firmware: counted, and the board restarted or sent back a slot."""
+    state = read_state()
+    if not state or "active" not in state:
+        raise e  # a firmware at the root of the flash: no slots to restart or go back to
+    falls = state.get("falls", 0) + 1
+    if falls >= FALLS_BACK:
+        if not previous_is_whole(state):
+            raise e
+        sys.print_exception(e)
+        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)), write_state)
+    sys.print_exception(e)
+    state["falls"] = falls
+    write_state(state)
+    print("cheeseboard: the firmware stopped (%s); restarting it (%d of %d)"
+          % (error_text(e), falls, FALLS_BACK))
+    restart()
 
 
 def previous_is_whole(state):
@@ -23,17 +104,27 @@ def previous_is_whole(state):
     return True
 
 
-def fell(state, e, write_state, roll_back, restart, error_text):
-    """The fall of a trusted firmware (state: slot.json); main.py's own helpers passed in."""
-    falls = state.get("falls", 0) + 1
-    if falls >= FALLS_BACK:
-        if not previous_is_whole(state):
-            raise e
-        sys.print_exception(e)
-        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)))
-    sys.print_exception(e)
-    state["falls"] = falls
-    write_state(state)
-    print("cheeseboard: the firmware stopped (%s); restarting it (%d of %d)"
-          % (error_text(e), falls, FALLS_BACK))
+def roll_back(state, why, write_state):
+    failed = {"slot": state["active"], "build": state.get("build"), "error": why}
+    write_state({"active": state["previous"], "failed": failed})
+    print("cheeseboard: the new firmware failed (%s); back to %s" % (why, state["previous"]))
     restart()
+
+
+def restart():
+    """A hard reset where the watchdog runs (only a reset stops it: a soft reset would
+    leave it to bite in the next program, a host tool's raw REPL say), else a soft one."""
+    if _wdt:
+        import machine
+
+        machine.reset()
+    raise SystemExit  # a soft reset: boot.py puts the active slot on the path
+
+
+def error_text(e):
+    import io
+
+    buf = io.StringIO()
+    sys.print_exception(e, buf)
+    lines = buf.getvalue().strip().split("\n")[-3:]  # where it failed, and why
+    return " | ".join(line.strip() for line in lines)[-300:]

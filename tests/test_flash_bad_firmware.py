@@ -124,7 +124,7 @@ def test_a_firmware_up_in_its_trial_that_then_falls_on_every_boot_goes_back(vboa
 
 def test_a_fall_now_and_then_restarts_the_firmware_and_is_forgiven(vboard, tmp_path):
     # One fall, then a firmware that plays on: it is restarted, not rolled back, and once it
-    # has played for main.py's SETTLED_TICKS its fall is forgotten.
+    # has played for main.py's _SETTLED_TICKS its fall is forgotten.
     vboard.wait_protocol()
     flaky = firmware_copy(tmp_path, change=in_main_loop(4000, (
         "import os\n"
