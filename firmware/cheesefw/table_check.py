@@ -68,9 +68,10 @@ def game_of(table, name=None):
     return game
 
 
-def game_check(game, table):
+def game_check(game, table, keep=False):
     """The game's own checks (what a schema cannot say), and a game set up on the table with
-    its default options: whatever the game would trip over, as a refusal."""
+    its default options: whatever the game would trip over, as a refusal. keep: the game's
+    modules stay imported (for a game about to be played: imported once, in one piece)."""
     import sys
 
     from cheesefw.games import load
@@ -88,13 +89,22 @@ def game_check(game, table):
                          % (type(e).__name__, e)) from None
     finally:
         module = None
-        forget("cheesefw.games.", keep=loaded)  # the checked game's code goes, a game in play's
-        # stays
+        if not keep:
+            forget("cheesefw.games.", keep=loaded)  # the checked game's code goes, a game in
+            # play's stays
 
 
 def check(data, name, schema):
     """The parsed table in data (bytes) for game name, or ValueError saying why not: bounds,
     JSON, its game, schema (the game's, parsed), the game's own checks."""
+    table = match(data, name, schema)
+    game_check(name, table)
+    return table
+
+
+def match(data, name, schema):
+    """check's first part, the table against its schema: the parsed table, or ValueError. (A
+    caller that lets go of the schema before game_check needs less heap for the two.)"""
     from cheesefw import schema as schemas
 
     bounds(data)
@@ -104,7 +114,6 @@ def check(data, name, schema):
         raise ValueError("(the table): expected JSON text") from None
     game_of(table, name)
     schemas.check(table, schema)
-    game_check(name, table)
     return table
 
 

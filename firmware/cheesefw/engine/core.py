@@ -8,6 +8,7 @@ a game's rules: the game module is loaded by name when it is chosen.
 import gc
 import json
 
+from cheesefw import const
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
 from cheesefw.engine.play import Play
@@ -17,9 +18,9 @@ from cheesefw.modules import forget
 
 GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
 TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
-TABLE_SIGNAL_MS = 2000  # the status light shows a new table is in, for the next game
+_TABLE_SIGNAL_MS = const(2000)  # the status light shows a new table is in, for the next game
 
-LOG_PAGE = 20  # moves per `log` reply, so that replies stay short
+_LOG_PAGE = const(20)  # moves per `log` reply, so that replies stay short
 
 
 class Engine:
@@ -72,7 +73,7 @@ class Engine:
             reply = self._tables.handlers()[name](request)
             if reply.get("applies") == "next game":  # say so on the board too
                 self.scene.signal = "new-rules"
-                self.scene.signal_until = self.board.ticks_ms() + TABLE_SIGNAL_MS
+                self.scene.signal_until = self.board.ticks_ms() + _TABLE_SIGNAL_MS
             return reply
 
         return run
@@ -117,10 +118,18 @@ class Engine:
             self._end_game()
 
     def _play(self, header, resume=False):
-        module = load(header["game"])
+        # The menu, and the game module it imported for its options, go first: the table's
+        # check, then the game's code, have their heap (a game that cannot start brings the
+        # menu back: _end_game). Then the table, whose check's heap is free again before the
+        # game's code comes in for good.
+        self.scene = None
+        self._close_menu(header["game"])
+        forget("cheesefw.games.")
+        gc.collect()
         # A resumed game plays the table it started with, if a newer one came in since.
         kept = self.board.read_file(GAME_TABLE) if resume else None
-        rules = json.loads(kept) if kept else load_rules(self.board, header["game"])
+        rules = json.loads(kept) if kept else load_rules(self.board, header["game"], True)
+        module = load(header["game"])  # (imported once: the check kept it)
         painter = Painter(self.profile, header["game"], rules.get("palette", {}),
                           rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
@@ -128,7 +137,6 @@ class Engine:
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)
-        self._close_menu(header["game"])
         gc.collect()
 
     def on_button(self, name, event, now):
@@ -165,15 +173,16 @@ class Engine:
             raise ValueError("no game in progress")
         if not isinstance(start, int) or start < 0:
             raise ValueError("from: expected a move number >= 0, got %r" % (start,))
-        return self.scene.log(start, LOG_PAGE)
+        return self.scene.log(start, _LOG_PAGE)
 
 
-def load_rules(board, game):
+def load_rules(board, game, playing=False):
     """The game's rule table: the synced one, else the firmware's default. Each is checked
     as a table taken in over the protocol is (table_check): one that fails (synced by an
     older firmware, say) is passed over, with the reason on the console, so that a game
     never starts on a table it would trip over. A table this firmware checked before, unchanged
-    since, is not checked again (cheesefw.checked: the check's names would stay in the heap)."""
+    since, is not checked again (cheesefw.checked: the check's names would stay in the heap).
+    playing: the game is played next, so the check keeps its modules imported."""
     from cheesefw import checked
 
     schema = None
@@ -187,13 +196,15 @@ def load_rules(board, game):
                 return json.loads(data)
             from cheesefw import table_check
 
+            schema = table_check.load_schema(board, HOME, game)  # none: no table can be checked
             try:
-                if schema is None:
-                    schema = table_check.load_schema(board, HOME, game)
-                rules = table_check.check(data, game, schema)
+                rules = table_check.match(data, game, schema)
+                # The schema and its matcher's heap back before the game is set up on the table
+                schema = data = None
+                forget("cheesefw.schema")
+                gc.collect()
+                table_check.game_check(game, rules, playing)
             except (ValueError, MemoryError, RuntimeError) as e:
-                if schema is None:
-                    raise  # no schema: no table can be checked
                 print("%s: passed over: %s" % (name, e))
                 continue
             checked.record(board, name, stamp)
