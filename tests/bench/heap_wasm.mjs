@@ -22,7 +22,7 @@ if (romfsPath) {
   first.mp.runPython("from cheesefw.startup import check_every_table\ncheck_every_table(_app.board)");
   files["checked.json"] = first.mp.FS.readFile("/checked.json");
 }
-const board = await boot(loadMicroPython, files, output, vm);
+const board = await boot(loadMicroPython, files, output, vm, true);  // as a Pico: the loader stays
 if (!board.app) throw new Error("the board did not start: " + console_);
 // Each attribute read from JS holds a Python object until JS's own collector lets it go:
 // take every callable once, so that the figures are the firmware's heap alone.
