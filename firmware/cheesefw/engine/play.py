@@ -79,10 +79,11 @@ class Play:
         self.decided = None  # what it decided, once thinking is None again
         self.reveal = None
         self.reveal_until = 0
-        # History indices of deals and of secret moves (a game's optional is_secret(): true
-        # while the player to act does something the others must not see): shown as "?" in the
-        # log until the game is over.
-        self.hidden = []
+        # Which moves of the history are deals or secret moves (a game's optional is_secret():
+        # true while the player to act does something the others must not see), one bit a
+        # move: shown as "?" in the log until the game is over. (A list of their indices took a
+        # long game's heap 4 to 8 bytes a deal, and a block of it all whenever it grew.)
+        self.hidden = bytearray()
         self._is_secret_move = getattr(self.state, "is_secret", None)
         if resume:  # replay the journal's completed moves
             journal.replay(self._replay)
@@ -265,7 +266,14 @@ class Play:
         state = self.state
         if (state.current_player() == CHANCE and not state.chance_is_roll()) or (
                 self._is_secret_move is not None and self._is_secret_move()):
-            self.hidden.append(len(state.history))
+            self._hide(len(state.history))
+
+    def _hide(self, move):
+        """Mark that move of the history as hidden until the game is over."""
+        hidden = self.hidden
+        while move >> 3 >= len(hidden):
+            hidden.extend(bytes(8))  # (8 bytes: 64 moves more at a time)
+        hidden[move >> 3] |= 1 << (move & 7)
 
     def _apply(self, action, now):
         self._keep_secret()
@@ -288,7 +296,7 @@ class Play:
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
             if not rolls:
-                self.hidden.append(len(state.history))
+                self._hide(len(state.history))
             state.apply_action(outcome)
             self.journal.append(outcome)
 
@@ -397,8 +405,9 @@ class Play:
         history = self.state.history
         moves = history[start:start + count]
         if self.wait != OVER:
-            for i in self.hidden:
-                if start <= i < start + len(moves):
+            hidden = self.hidden
+            for i in range(start, start + len(moves)):
+                if i >> 3 < len(hidden) and hidden[i >> 3] >> (i & 7) & 1:
                     moves[i - start] = "?"
         return {"from": start, "total": len(history), "moves": moves}
 
