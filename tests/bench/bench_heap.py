@@ -4,10 +4,12 @@
 
 The same image (`cheeseboard flash`'s: compiled .mpy, rule tables, the pico profile) boots
 on MicroPython's WebAssembly port in Node (32-bit pointers, as a Pico's; the web board's
-VM) and on the unix port (64-bit; the virtual board's), each the way its board boots it
-(boot.py, then the App). Then one game is played through the App (heap_drive.py), the live
-heap collected and read after every step: from JS on the WebAssembly port, whose
-collection frees only what is unreachable once control is back in JS. Its heap grows on
+VM) as a Pico boots it (boot.py, then main.py's loader, compiled from source and resident,
+which starts the App; the port's built-in binascii, os and time, as a Pico has them), and
+on the unix port (64-bit; the virtual board's: boot.py, then the App). Then one game is
+played through the App (heap_drive.py), the live heap collected and read after every step:
+from JS on the WebAssembly port, whose collection frees only what is unreachable once
+control is back in JS. Its heap grows on
 demand, so these are live-heap figures, not the smallest heap a board needs (for that, on
 the unix port, see bench_games.py).
 """
@@ -101,6 +103,16 @@ def on_wasm(flash_json, game, options, romfs=None):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+def port_modules():
+    """{"plain": ..., "builtin": ...}: heap and names of binascii, os and time imported by
+    their plain names (the port's Python extensions) and as its built-ins, in a fresh VM."""
+    r = subprocess.run([shutil.which("node") or "node", str(HERE / "heap_wasm.mjs"),
+                        "port-modules"], capture_output=True, text=True, timeout=300)
+    if r.returncode:
+        raise RuntimeError("node: %s%s" % (r.stdout, r.stderr))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def on_unix(folder, game, options):
     simvm = ROOT / "host" / "cheeseboard" / "sim" / "vm"
     r = subprocess.run([micropython_binary(), "-X", "heapsize=4194304", str(HERE / "heap_unix.py"),
@@ -150,6 +162,11 @@ def main():
     for label, (w, _, r) in results.items():
         rows.append(("interned names at the end: %s" % label, "%d" % w["names"], "", "",
                      "the table of names doubles (640 more) at 621", "%d" % r["names"]))
+    port = port_modules()
+    rows.append(("the port's binascii, os, time by their plain names (Python)",
+                 "%d B, %d names" % (port["plain"]["heap"], port["plain"]["names"]), "", "",
+                 "its built-ins: %d B, %d names (the web board's boot takes those)"
+                 % (port["builtin"]["heap"], port["builtin"]["names"]), ""))
     header = ("heap, firmware as flashed (python tests/bench/bench_heap.py)",
               "32-bit (wasm)", "64-bit (unix)", "32/64", "32-bit against",
               "32-bit, code in ROMFS")

@@ -10,6 +10,10 @@ import { loadMicroPython } from "../../node_modules/@micropython/micropython-web
 import { boot } from "../../host/cheeseboard/web/vm.mjs";
 
 const [flashPath, game, options, romfsPath] = process.argv.slice(2);
+if (flashPath === "port-modules") {  // what the port's own Python modules would cost the board
+  console.log(JSON.stringify(await portModules()));
+  process.exit(0);
+}
 const flash = JSON.parse(fs.readFileSync(flashPath));
 const files = {};
 for (const [path, b64] of Object.entries(flash.files)) files[path] = Buffer.from(b64, "base64");
@@ -46,3 +50,23 @@ board.mp.runPython("import micropython\nmicropython.qstr_info()");
 const names = Number(/n_qstr=(\d+)/.exec(console_)[1]);
 console.log(JSON.stringify({ boot: bootHeap, start, peak, names, moves: drive.moves(),
   steps: drive.steps }));
+
+// The heap and names that importing binascii, os and time by their plain names costs on this
+// port (micropython-lib's Python extensions, frozen into its pyscript build), against their
+// built-in modules (the u-prefixed names), each in a fresh VM: what the web board's boot saves.
+async function portModules() {
+  const measure = async (names) => {
+    let out = "";
+    const mp = await loadMicroPython({ stdout: (l) => { out += l + "\n"; }, linebuffer: true });
+    mp.runPython(`import gc, micropython
+gc.collect()
+_before = gc.mem_alloc()
+${names.map((n) => "import " + n).join("\n")}
+gc.collect()
+print("heap", gc.mem_alloc() - _before)
+micropython.qstr_info()`);
+    return { heap: Number(/heap (\d+)/.exec(out)[1]), names: Number(/n_qstr=(\d+)/.exec(out)[1]) };
+  };
+  return { plain: await measure(["binascii", "os", "time"]),
+    builtin: await measure(["ubinascii", "uos", "utime"]) };
+}
