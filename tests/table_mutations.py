@@ -138,7 +138,7 @@ while True:
     if game not in schemas:
         schemas[game] = table_check.load_schema(flash, %r, game)
     try:
-        table_check.check(flash.read_file(name), game, schemas[game])
+        table_check.check(flash.read_file(name), game, lambda: schemas[game])
         print('ok')
     except (ValueError, MemoryError, RuntimeError) as e:
         print('no ' + str(e)[:60])

@@ -22,7 +22,7 @@ SLOT = b'{"active": "slot_a", "previous": null, "build": "%s"}'
 def checks(monkeypatch):
     """The games whose table was checked, in order."""
     seen = []
-    real = table_check.match  # (load_rules checks a table in two steps: match, game_check)
+    real = table_check.match  # (check's first step: the schema's)
 
     def spy(data, name, schema):
         seen.append(name)

@@ -82,7 +82,7 @@ def game_check(game, table, keep=False):
     try:
         module.check_table(table)
         module.State(table, {})
-    except ValueError:
+    except (ValueError, MemoryError):  # (no heap to set the game up: no fault of the table's)
         raise
     except Exception as e:  # a table the schema lets through and the game cannot play
         raise ValueError("(the table): the game cannot play it (%s: %s)"
@@ -94,17 +94,24 @@ def game_check(game, table, keep=False):
             # play's stays
 
 
-def check(data, name, schema):
+def check(data, name, read_schema, keep=False):
     """The parsed table in data (bytes) for game name, or ValueError saying why not: bounds,
-    JSON, its game, schema (the game's, parsed), the game's own checks."""
-    table = match(data, name, schema)
-    game_check(name, table)
+    JSON, its game, schema, the game's own checks (game_check; keep: see there).
+    read_schema() gives the game's schema, parsed: it and its matcher are let go before the
+    game is set up on the table, so that the two never need the heap at once."""
+    import gc
+
+    from cheesefw.modules import forget
+
+    table = match(data, name, read_schema)
+    forget("cheesefw.schema")
+    gc.collect()
+    game_check(name, table, keep)
     return table
 
 
-def match(data, name, schema):
-    """check's first part, the table against its schema: the parsed table, or ValueError. (A
-    caller that lets go of the schema before game_check needs less heap for the two.)"""
+def match(data, name, read_schema):
+    """check's first part: the parsed table, matched against the schema read_schema() gives."""
     from cheesefw import schema as schemas
 
     bounds(data)
@@ -113,7 +120,7 @@ def match(data, name, schema):
     except ValueError:
         raise ValueError("(the table): expected JSON text") from None
     game_of(table, name)
-    schemas.check(table, schema)
+    schemas.check(table, read_schema())
     return table
 
 

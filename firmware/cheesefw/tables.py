@@ -131,12 +131,11 @@ class Tables:
             self.board.remove_file(new)
             raise ValueError("sha256: expected %s, got %s (the upload is dropped)" % (want, got))
         try:
-            schema = table_check.load_schema(self.board, HOME, name)
-            table_check.check(self.board.read_file(new), name, schema)
+            table_check.check(self.board.read_file(new), name,
+                              lambda: table_check.load_schema(self.board, HOME, name))
         except (ValueError, MemoryError, RuntimeError) as e:  # RuntimeError: a deep recursion
             self.board.remove_file(new)
             raise ValueError("refused, the board keeps its table: %s" % e) from None
-        schema = None  # the parsed table and schema are not needed any more: free their heap
         later = self._keep_for_the_game(name)
         self.board.rename(new, p)
         # so that a game does not check it again

@@ -185,7 +185,6 @@ def load_rules(board, game, playing=False):
     playing: the game is played next, so the check keeps its modules imported."""
     from cheesefw import checked
 
-    schema = None
     try:
         for name in rules_files(game):
             data = board.read_file(name)
@@ -196,14 +195,9 @@ def load_rules(board, game, playing=False):
                 return json.loads(data)
             from cheesefw import table_check
 
-            schema = table_check.load_schema(board, HOME, game)  # none: no table can be checked
             try:
-                rules = table_check.match(data, game, schema)
-                # The schema and its matcher's heap back before the game is set up on the table
-                schema = data = None
-                forget("cheesefw.schema")
-                gc.collect()
-                table_check.game_check(game, rules, playing)
+                rules = table_check.check(
+                    data, game, lambda: table_check.load_schema(board, HOME, game), playing)
             except (ValueError, MemoryError, RuntimeError) as e:
                 print("%s: passed over: %s" % (name, e))
                 continue
@@ -211,5 +205,4 @@ def load_rules(board, game, playing=False):
             return rules
         raise ValueError("no rule table for %s that this firmware can play" % game)
     finally:
-        schema = None
         forget("cheesefw.table_check", "cheesefw.schema", "cheesefw.checked")  # their heap back
