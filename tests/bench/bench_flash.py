@@ -159,7 +159,7 @@ def main():
         image.write_to_folder(img, layout)
         files = sorted(p.name for p in layout.iterdir())
         laid = sum(1 for p in layout.rglob("*") if p.is_file())
-        assert files == ["boot.py", "main.py", "slot.json", "slot_a"], files
+        assert files == ["boot.py", "main.py", "recover.py", "slot.json", "slot_a"], files
         board = blank_board(tmp / "theirs")
         try:
             mp_s, mp_in, _ = timed_mpremote(board, layout, files)
