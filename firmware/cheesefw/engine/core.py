@@ -118,10 +118,10 @@ class Engine:
             self._end_game()
 
     def _play(self, header, resume=False):
-        # The menu, and the game module it imported for its options, go first: the table's
-        # check, then the game's code, have their heap (a game that cannot start brings the
-        # menu back: _end_game). Then the table, whose check's heap is free again before the
-        # game's code comes in for good.
+        # The menu, and the game module it imported for its options, go first, so that the
+        # table's check has their heap (a game that cannot start brings the menu back:
+        # _end_game). The check sets the game up on the table with its schema let go, and
+        # keeps the game's code imported for play (imported once, in one piece).
         self.scene = None
         self._close_menu(header["game"])
         forget("cheesefw.games.")
