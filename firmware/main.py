@@ -45,6 +45,11 @@ def feed():
             write_state(state)
 
 
+def on_trial(state):
+    """state (slot.json) when it holds a new firmware's trial, else None."""
+    return state if state and state.get("trial") and state.get("previous") else None
+
+
 def put_slot_on_path(state):
     """The active slot first on the import path, as boot.py puts it: a host tool's Ctrl-C in
     the first instants of a boot can stop boot.py before it has (and a board runs main.py
@@ -56,10 +61,10 @@ def put_slot_on_path(state):
 
 state = read_state()
 put_slot_on_path(state)
-if state and state.get("trial") and state.get("previous"):
+if on_trial(state):
     import recover
 
-    recover.trial(state, read_state, write_state)
+    recover.trial(state, on_trial, read_state, write_state)
 else:
     try:
         from cheesefw import app

@@ -23,8 +23,9 @@ _WDT_MS = const(8000)  # the watchdog's timeout on trial (an RP2040's longest is
 _wdt = None
 
 
-def trial(state, read_state, write_state):
-    """Run a new firmware on trial (state: slot.json, with its "trial" and "previous")."""
+def trial(state, on_trial, read_state, write_state):
+    """Run a new firmware on trial (state: slot.json, with its "trial" and "previous"); main.py's
+    helpers passed in (on_trial(state): state while it holds the trial, else None)."""
     global _wdt
     if state.get("boots"):
         roll_back(state, "the board reset before the firmware was up", write_state)
@@ -37,12 +38,8 @@ def trial(state, read_state, write_state):
     except (ImportError, AttributeError, ValueError, OSError):
         pass  # no watchdog: a hang goes back at the next reset
 
-    def on_trial():
-        state = read_state()
-        return state if state and state.get("trial") and state.get("previous") else None
-
     def up():
-        state = on_trial()
+        state = on_trial(read_state())
         if state:
             state.pop("trial")
             state.pop("boots", None)
@@ -60,17 +57,17 @@ def trial(state, read_state, write_state):
     except KeyboardInterrupt:
         # Stopped from the console (a host tool's Ctrl-C): no verdict on the new firmware;
         # the next boot starts its trial again.
-        state = on_trial()
+        state = on_trial(read_state())
         if state:
             state["boots"] = 0
             write_state(state)
         raise
     except Exception as e:
-        state = on_trial()
+        state = on_trial(read_state())
         if state:
             roll_back(state, error_text(e), write_state)
         fell(e, read_state, write_state)  # up, on a board without a watchdog, then fell
-    state = on_trial()  # main() returned: it stopped at a bad profile, before being up
+    state = on_trial(read_state())  # main() returned: a bad profile stopped it before it was up
     if state:
         roll_back(state, "the firmware stopped before it was up", write_state)
 

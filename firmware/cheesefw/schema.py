@@ -9,6 +9,8 @@ validator does. "integer" is an int, never a float (the games count with them), 
 is no number. Patterns are matched here (_search), not by MicroPython's re.
 """
 
+from cheesefw import const
+
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
 _NONE = {}  # type: dict  # an absent keyword's value (never changed)
 _compiled = {}  # type: dict  # pattern -> its parsed form
@@ -163,11 +165,10 @@ def _check_object(value, schema, root, path):
         if key not in value:
             raise ValueError("%s: expected a field %r, got none" % (_path_text(path), key))
     props = schema.get("properties", _NONE)
-    patterns = schema.get("patternProperties", _NONE)
+    by_pattern = schema.get("patternProperties", _NONE)
+    patterns = sorted(by_pattern) if by_pattern else ()  # once for the object, not per key
     names = schema.get("propertyNames")
     more = schema.get("additionalProperties")
-    if patterns:
-        patterns = sorted(patterns)  # once for the object (each key tries them in this order)
     for key in sorted(value):  # the first fault found is the same on every VM
         where = (path, key)
         if names is not None:
@@ -178,10 +179,18 @@ def _check_object(value, schema, root, path):
         for pattern in patterns:
             if _search(pattern, key):
                 matched = True
-                _check(value[key], schema["patternProperties"][pattern], root, where)
+                _check(value[key], by_pattern[pattern], root, where)
         if not matched and more is not None:
             _check(value[key], more, root, where)
 
+
+# The program's instructions, each a tuple whose first item is its kind.
+_SET = const(0)  # (_SET, negate, bytes, ((low, high), ...)): takes one byte (not) in the set
+_SPLIT = const(1)  # (_SPLIT, a, b): goes on at both a and b
+_JMP = const(2)  # (_JMP, to)
+_START = const(3)  # (_START,): only at the text's start (^)
+_END = const(4)  # (_END,): only at its end ($; or before a newline that ends it, as in re)
+_MATCH = const(5)  # (_MATCH,): the pattern is through
 
 def _search(pattern, text):
     """Whether pattern matches somewhere in text (as a JSON Schema pattern does).
@@ -214,14 +223,6 @@ def _search(pattern, text):
         del later[:]
     return False
 
-
-# The program's instructions, each a tuple whose first item is its kind.
-_SET = 0  # (_SET, negate, bytes, ((low, high), ...)): takes one byte that is (not) in the set
-_SPLIT = 1  # (_SPLIT, a, b): goes on at both a and b
-_JMP = 2  # (_JMP, to)
-_START = 3  # (_START,): only at the text's start (^)
-_END = 4  # (_END,): only at its end ($; or before a newline that ends it, as in Python's re)
-_MATCH = 5  # (_MATCH,): the pattern is through
 
 _CLASSES = {"s": " \t\n\r\f\v", "d": "0123456789",
             "w": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"}

@@ -1,16 +1,18 @@
 // The firmware on MicroPython's WebAssembly port: boot it from a flash's files, tick it.
-// Shared by the page (board.js) and the heap benchmark in Node (tests/bench/wasm_heap.mjs),
+// Shared by the page (board.js) and the heap benchmark in Node (tests/bench/heap_wasm.mjs),
 // so both run the board the same way: boot.py, then cheesefw.app.start(), then App.tick()
 // from JS, which main.py's loop does on a board.
 
 // The pyscript build of the WebAssembly port freezes micropython-lib's Python extensions of
 // binascii, os and time (with os come collections and os.path); importing them costs the heap
-// some 9.8 KB and 47 interned names, where a Pico has these modules in C alone. The web board
-// is a Pico: its firmware gets the built-in modules, which the u-prefixed names reach.
+// some 9 KB and 48 interned names (bench_heap.py measures them), where a Pico has these
+// modules in C alone. The web board is a Pico: its firmware gets the built-in modules, which
+// the u-prefixed names reach.
 const BUILTINS = ["binascii", "os", "time"];
 
-// What a board's main.py does before its loop, in the VM's __main__.
-const BOOT = `
+// What a board does before its main loop, in the VM's __main__; start: the lines that make
+// the App, _app.
+const bootScript = (start) => `
 import sys
 for _name in ${JSON.stringify(BUILTINS)}:
     sys.modules[_name] = __import__("u" + _name)
@@ -19,22 +21,24 @@ import os, json
 os.chdir("/")
 exec(open("boot.py").read())
 from cheesefw import app as _firmware
-_app = _firmware.start()
+${start}
 def _state():
     return json.dumps(_app.scene.describe())
 `;
 
-// As a Pico boots: boot.py, then main.py's loader, compiled from source and resident for as
-// long as the firmware runs (its functions are the App's watchdog food and health check),
-// with the loader's call into the firmware's endless loop stopped at the App that it starts,
-// which JS then ticks. For the heap benchmark: what a Pico's heap holds beside the firmware.
-const BOOT_AS_PICO = BOOT.replace("_app = _firmware.start()\n", `
+// The page starts the App as main.py would.
+const BOOT = bootScript("_app = _firmware.start()");
+
+// As a Pico boots: main.py's loader, compiled from source and resident for as long as the
+// firmware runs (its functions are the App's watchdog food and health check), with the
+// loader's call into the firmware's endless loop stopped at the App that it starts, which JS
+// then ticks. For the heap benchmark: what a Pico's heap holds beside the firmware.
+const BOOT_AS_PICO = bootScript(`
 def _start_only(up=None, feed=None):
     global _app
     _app = _firmware.start(up is not None, feed)
 _firmware.main = _start_only
-exec(open("main.py").read())
-`);
+exec(open("main.py").read())`);
 
 function mkdirs(FS, path) {
   const parts = path.split("/").slice(0, -1);
