@@ -4,6 +4,7 @@ verdict on each, from the board's own check (table_check) on the real MicroPytho
 import copy
 import json
 import random
+import re
 from pathlib import Path
 
 from mpvm import run_mp
@@ -42,11 +43,14 @@ def _parent(table, path):
 
 def mutate(table, rng):
     """One table with one to three changes (a value swapped, a field dropped or added, a list
-    grown or cut), or text no table has (nesting 2,000 deep, a long string, NaN, cut short):
-    the table's bytes."""
+    grown or cut), text no table has (nesting 2,000 deep, a long string, NaN, cut short), or
+    one syntax change (a trailing comma, a good or bad escape: syntax_mutation): the table's
+    bytes."""
     roll = rng.random()
     if roll < 0.06:
         return _text_attack(table, rng)
+    if roll < 0.3:
+        return syntax_mutation(json.dumps(table, indent=rng.choice((None, 1))), rng).encode()
     t = copy.deepcopy(table)
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
         places = [p for p, _ in _places(t) if p]
@@ -100,6 +104,48 @@ def _text_attack(table, rng):
     if attack == 4:  # nested a little deeper than allowed
         return text[:-1].encode() + b', "deep": ' + b"[" * 9 + b"]" * 9 + b"}"
     return text[:-1].encode() + b', "n": ' + b"9" * 40 + b"}"
+
+
+# Where each syntax change may go: (what to find, what goes there instead of it)
+_SYNTAX = [
+    (r"\s*[\]}]", lambda m, rng: "," + m.group()),  # a trailing comma
+    (r",", lambda m, rng: rng.choice(("", " ", ",,", ";"))),  # a comma missing or doubled
+    (r"[\[\]{}]", lambda m, rng: rng.choice("[]{}")),  # a bracket of the wrong kind
+    (r"[\[{]", lambda m, rng: m.group() + rng.choice((",", " ,", "\n"))),  # a leading comma
+    (r"-?\d+(\.\d+)?", lambda m, rng: rng.choice((  # numbers near and off the grammar
+        "0", "-0", "00", "0" + m.group().lstrip("-"), "-" + m.group(), "+" + m.group(),
+        m.group() + ".", m.group() + "e", m.group() + "e+2", m.group() + "E-0", "." + m.group(),
+        m.group() + ".5", m.group() + "x", "NaN", "Infinity", "-Infinity", "0x1F"))),
+    (r":\s*(-?\d+|\"[^\"]*\"|true|false|null)", lambda m, rng: rng.choice((  # no value
+        ":", ": ", "::" + m.group()[1:], m.group()[1:]))),
+    (r"true|false|null", lambda m, rng: rng.choice((
+        m.group()[:-1], m.group().upper(), m.group() + "e", "None", m.group() + " " + m.group()))),
+    (r"\"[^\"]*\"", lambda m, rng: m.group()[:-1] + rng.choice((  # inside a string
+        "\t", "\x01", "\x1f", "\x7f", "\n", "\\q", "\\x41", "\\'", "\\", "\\u12x4",
+        "\\u12", "\\uZZZZ", "\\U0041", "\\n", "\\t", "\\/", "\\\"", "\\\\", "\\u00e9",
+        "\\uABCD", "\\ud800", "\\b\\f\\r")) + '"'),
+    (r"\"", lambda m, rng: rng.choice(("", "'", '""'))),  # a quote lost or doubled
+    (r"[,:]", lambda m, rng: rng.choice((" ", "\n\t", "\r\n")) + m.group()),  # still JSON
+    (r"\Z", lambda m, rng: rng.choice((" ", "\n", " {}", "x", ",", "]", "\x00"))),  # after
+    (r"\A", lambda m, rng: rng.choice((" ", "\n", ",", "\x0b", "[")))]
+
+
+def syntax_mutation(text, rng):
+    """text (JSON) with one change where the grammar is easy to get wrong: trailing, missing
+    and leading commas, brackets of the wrong kind, numbers (leading zeros, `1.`, NaN), values
+    missing, literals cut, control characters and good or bad escapes in strings, quotes lost,
+    text before or after the value, a byte deleted, doubled or changed; many stay JSON."""
+    if rng.random() < 0.2:  # one byte, anywhere
+        i = rng.randrange(len(text) + 1)
+        c = rng.choice(',:[]{}"\\ \t\n0123456789-+.eEtfnu\x00\x01a')
+        return rng.choice((text[:i] + c + text[i:], text[:i] + c + text[i + 1:],
+                           text[:i] + text[i + 1:], text[:i] + text[i:i + 1] * 2 + text[i + 1:]))
+    while True:
+        pattern, change = rng.choice(_SYNTAX)
+        found = list(re.finditer(pattern, text))
+        if found:
+            m = rng.choice(found)
+            return text[:m.start()] + change(m, rng) + text[m.end():]
 
 
 def cases(n, seed):

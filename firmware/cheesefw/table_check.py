@@ -1,9 +1,10 @@
 """A rule table's whole check, the same on the board and on the host: bounds on its bytes
 before they are parsed, then its game's schema and the game's own loader.
 
-The board runs it on every table it takes in (tables.py's commit) and before a game starts
-on a synced table (engine.load_rules); the host runs the same bounds and loader (rules.py),
-with the full JSON Schema validator, so that both refuse the same tables.
+The board runs it on every table it takes in (tables.py's commit, from `cheeseboard sync` or
+the web board) and before a game starts on a synced table (engine.load_rules); the host runs
+the same bounds and loader (rules.py), with its own strict json and the full JSON Schema
+validator, so that both refuse the same tables.
 """
 
 import json
@@ -55,6 +56,20 @@ def bounds(data):
             run = 0
 
 
+def parse(data):
+    """The JSON value in data (bytes), or ValueError: its bounds, then strict JSON (RFC 8259,
+    as the host's json reads it: MicroPython's json.loads takes `[1,]`, `[1 2]`, `01` and more,
+    which the host would refuse to read back from the board), then json.loads."""
+    from cheesefw import strict_json
+
+    bounds(data)
+    try:
+        strict_json.check(data, MAX_DEPTH)
+        return json.loads(data)
+    except ValueError as e:
+        raise ValueError("(the table): expected JSON text (%s)" % e) from None
+
+
 def game_of(table, name=None):
     """The table's game: its "game" field, which must be name when name is given."""
     from cheesefw.games import GAMES
@@ -104,7 +119,7 @@ def check(data, name, read_schema, keep=False):
     from cheesefw.modules import forget
 
     table = match(data, name, read_schema)
-    forget("cheesefw.schema")
+    forget("cheesefw.schema", "cheesefw.strict_json")
     gc.collect()
     game_check(name, table, keep)
     return table
@@ -114,11 +129,7 @@ def match(data, name, read_schema):
     """check's first part: the parsed table, matched against the schema read_schema() gives."""
     from cheesefw import schema as schemas
 
-    bounds(data)
-    try:
-        table = json.loads(data)
-    except ValueError:
-        raise ValueError("(the table): expected JSON text") from None
+    table = parse(data)
     game_of(table, name)
     schemas.check(table, read_schema())
     return table
