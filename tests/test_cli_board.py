@@ -242,3 +242,26 @@ def test_rules_pull_into_a_file_says_to_give_a_folder(make_vboard, tmp_path):
     existing.write_text("not a folder")
     result = run(tmp_path, "rules", "pull", "--port", board.pty, str(existing))
     assert_clear_refusal(result, "is a file", "give a folder")
+
+
+def test_a_board_table_the_host_cannot_read_is_one_line_in_diff_and_not_pulled(make_vboard,
+                                                                               tmp_path):
+    """A table with a trailing comma on the board's flash (as a firmware whose JSON parser
+    was lenient took it in): `rules diff` says so in one line, `rules pull` saves the other
+    tables, not that one, says why and exits 1."""
+    board = make_vboard()
+    board.wait_protocol()
+    board.release_console()
+    (board.flash_dir / "rules").mkdir(exist_ok=True)
+    good = (ROOT_RULES / "gouda.json").read_text()
+    (board.flash_dir / "rules/gouda.json").write_text(good.rstrip()[:-1].rstrip() + ",\n}\n")
+    diff = run(tmp_path, "rules", "diff", "--port", board.pty, str(ROOT_RULES / "gouda.json"))
+    assert diff.returncode == 1 and "Traceback" not in diff.stderr, diff.stderr
+    assert diff.stdout.splitlines()[0] == "gouda: differs"
+    assert diff.stdout.splitlines()[1].startswith("  (the board's table): not valid JSON:")
+    saved = tmp_path / "saved"
+    pull = run(tmp_path, "rules", "pull", "--port", board.pty, str(saved))
+    assert pull.returncode == 1 and "Traceback" not in pull.stderr, pull.stderr
+    assert "gouda: not pulled, `cheeseboard rules check` refuses" in pull.stderr
+    assert not (saved / "gouda.json").exists()
+    assert (saved / "kitchen.json").read_text() == (ROOT_RULES / "kitchen.json").read_text()

@@ -55,6 +55,22 @@ def test_tables_the_host_refuses_the_board_refuses_too_and_plays_on(vboard):
     assert table_.state()["mode"] == "play"
 
 
+def test_a_table_with_a_trailing_comma_is_refused_and_the_synced_table_kept(vboard):
+    """MicroPython's json.loads reads `[1, 2,]` as [1, 2]: the board checks the text is
+    strict JSON first, as the host reads it, so that it never holds a table the host cannot
+    read back."""
+    vboard.wait_protocol()
+    synced = table("kitchen", lambda t: t["win"].update(cheese=8))
+    sync.push(vboard.client, "kitchen", synced)
+    trailing = synced.replace(b"]}", b"],}", 1)
+    assert trailing != synced
+    with pytest.raises(ProtocolError, match="refused, the board keeps its table.*a comma "
+                                            "before } at byte"):
+        sync.push(vboard.client, "kitchen", trailing)
+    assert sync.pull(vboard.client, "kitchen") == synced
+    assert not (vboard.flash_dir / "rules/kitchen.json.new").exists()
+
+
 def test_a_megabyte_upload_is_cut_off_at_a_tables_size_and_dropped(vboard):
     vboard.wait_protocol()
     chunk = base64.b64encode(b"y" * 600).decode()  # (a line is at most 1024 bytes)

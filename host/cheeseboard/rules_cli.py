@@ -81,10 +81,19 @@ def do_rules(args, open_client):
         if folder.exists() and not folder.is_dir():
             raise rules.RulesError("%s is a file: give a folder to pull the tables into" % folder)
         folder.mkdir(parents=True, exist_ok=True)
+        refused = 0
         for name in sorted(sync.board_tables(client)):
             target = folder / (name + ".json")
-            target.write_bytes(sync.pull(client, name))
+            data = sync.pull(client, name)
+            problems = rules.check_bytes(data, given=name)
+            if problems:  # (a table an older firmware took in: it checked less)
+                print("%s: not pulled, `cheeseboard rules check` refuses the board's table: %s"
+                      % (name, problems[0]), file=sys.stderr)
+                refused += 1
+                continue
+            target.write_bytes(data)
             print("pulled %s" % target)
+        return 1 if refused else 0
     return 0
 
 

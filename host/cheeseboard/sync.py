@@ -200,7 +200,17 @@ def diff(client, files, game=None):
         elif name not in on_board:
             out[name] = ["(the table): not on the board"]
         else:
-            board_table = json.loads(pull(client, name))
-            out[name] = diff_values(board_table, json.loads(data)) or [
+            board_table, problem = _json(pull(client, name), "the board's table")
+            table, problem = (None, problem) if problem else _json(data, "the file")
+            out[name] = [problem] if problem else diff_values(board_table, table) or [
                 "(the table): same fields, different bytes (spacing)"]
     return out
+
+
+def _json(data, whose):
+    """(the parsed table, None), or (None, a one-line problem) where data is no JSON the host
+    reads (a table an older firmware took in, say, whose parser was lenient)."""
+    try:
+        return json.loads(data), None
+    except ValueError as e:
+        return None, "(%s): not valid JSON: %s" % (whose, e)
