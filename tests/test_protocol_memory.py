@@ -47,3 +47,66 @@ print(sorted(os.listdir(".")))
 """, heap=48 * 1024, cwd=tmp_path, path=[__import__("mpvm").FIRMWARE])
     assert (tmp_path / "kept.json").read_bytes() == data
     assert "kept.json.tmp" not in out  # the temporary file was renamed over, not left
+
+
+@pytest.mark.parametrize("raised", ["OSError(5)", "OverflowError('overflow converting long int')",
+                                    "RuntimeError('maximum recursion depth exceeded')",
+                                    "IndexError('index out of range')"])
+def test_whatever_a_handler_raises_is_its_answer_and_the_next_request_is_served(raised):
+    out = run_mp("""
+import json
+from cheesefw import protocol
+sent = []
+def trips(request):
+    raise %s
+server = protocol.Server(sent.append, {"trips": trips, "hello": lambda r: {"hi": 1}})
+def line(obj):
+    text = json.dumps(obj).encode()
+    return b"@" + protocol.checksum(text).encode() + b" " + text + b"\\n"
+server.feed(line({"id": 1, "cmd": "trips"}) + line({"id": 2, "cmd": "hello"}))
+for s in sent:
+    print(s.strip().split(" ", 1)[1])
+""" % raised, heap=64 * 1024)
+    first, second = [json.loads(x) for x in out.splitlines()]
+    kind = raised.split("(")[0]
+    assert first["id"] == 1 and first["ok"] is False
+    assert first["error"].startswith("trips: %s" % kind), first
+    assert second == {"id": 2, "ok": True, "hi": 1}
+
+
+def test_a_long_line_on_a_heap_in_pieces_is_answered_not_fatal():
+    # A 1 KB line reaches a board whose free heap is in pieces of about 256 bytes: it is taken
+    # in (into the buffer made at power-on) and answered, out of memory if it cannot be parsed,
+    # and the next request is served once heap is back. Nothing escapes the server.
+    out = run_mp("""
+import gc, json
+from cheesefw import protocol
+sent = []
+server = protocol.Server(sent.append, {"hello": lambda r: {"hi": 1}})
+def line(obj):
+    text = json.dumps(obj).encode()
+    return b"@" + protocol.checksum(text).encode() + b" " + text + b"\\n"
+data = line({"id": 3, "cmd": "hello", "pad": "x" * 970})
+hello = line({"id": 4, "cmd": "hello"})
+assert 1000 < len(data) <= 1025
+held = []
+try:
+    while True:
+        held.append(bytearray(256))
+except MemoryError:
+    pass
+for i in range(0, len(held), 2):  # every other block freed: holes of 256 bytes, apart
+    held[i] = None
+gc.collect()
+for i in range(0, len(data), 64):  # as a console delivers it: a little at a time
+    server.feed(data[i:i + 64])
+held = None
+gc.collect()
+server.feed(hello)
+for s in sent:
+    print(s.strip().split(" ", 1)[1])
+""", heap=64 * 1024)
+    replies = [json.loads(x) for x in out.splitlines()]
+    assert replies[-1] == {"id": 4, "ok": True, "hi": 1}
+    first = replies[0]
+    assert first["id"] in (3, None) and (first["ok"] or "out of memory" in first["error"])

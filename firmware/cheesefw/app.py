@@ -49,7 +49,7 @@ class App:
         return {"state": self.scene.describe(), "stuck": self.buttons.stuck()}
 
     def cmd_log(self, request):
-        return self.scene.log(request.get("from", 0))
+        return self.scene.log(protocol.number(request, "from", 0, protocol.MAX_ID, 0))
 
     def tick(self):
         """One pass of the main loop; writes a frame only when it changed."""

@@ -17,7 +17,7 @@ import json
 from cheesefw import const
 
 _MAX_LINE = const(1024)
-_MAX_ID = const(0x3FFFFFFF)
+MAX_ID = 0x3FFFFFFF  # a request id, and a count a request may name (a small int at 32 bits)
 
 
 def checksum(text):
@@ -34,19 +34,24 @@ def frame(obj):
 class Server:
     """Takes console bytes as they come, answers each complete request line.
 
-    handlers maps a command name to a function(request dict) -> reply dict; a
-    handler raises ValueError for a request it refuses.
+    handlers maps a command name to a function(request dict) -> reply dict; a handler raises
+    ValueError for a request it refuses. Whatever a handler raises is an answer, never a fall
+    of the board: a request, whatever its fields hold, cannot end the program.
     """
 
     def __init__(self, write, handlers):
         self.write = write
         self.handlers = handlers
-        self._line = bytearray()
+        # The line is assembled in one buffer made at power-on: a long `put` line then needs
+        # no block of its size while the board plays (a heap-tight board may have none).
+        self._line = bytearray(_MAX_LINE)
+        self._length = 0
         self._overflow = False
+        self._out_of_memory = frame({"id": None, "ok": False, "error": _NO_HEAP})
 
     def feed(self, data):
         """Take in console bytes; answer every request they complete."""
-        data = bytes(data)
+        data = bytes(data)  # (the same object when it is bytes already)
         start = 0
         while True:
             end = data.find(b"\n", start)
@@ -60,51 +65,83 @@ class Server:
     def _add(self, data, start, end):
         if self._overflow or start == end:
             return
-        if len(self._line) + end - start > _MAX_LINE:
+        length = self._length + end - start
+        if length > _MAX_LINE:
             self._overflow = True  # drop the rest of this line, answer at its end
-            self._line = bytearray()
+            self._length = 0
             return
-        self._line.extend(data[start:end])
+        self._line[self._length:length] = memoryview(data)[start:end]
+        self._length = length
 
     def _end_of_line(self):
-        line, overflow = self._line, self._overflow
-        self._line = bytearray()
+        length, overflow = self._length, self._overflow
+        self._length = 0
         self._overflow = False
         if overflow:
             self._error(None, "line too long: at most %d bytes" % _MAX_LINE)
             return
-        if line and line[-1] == 13:
-            line = line[:-1]
-        if not line:
+        if length and self._line[length - 1] == 13:
+            length -= 1
+        if not length:
             return  # a bare newline (mpremote sends \r before Ctrl-C): nothing to answer
+        rid = cmd = request = reply = None
         try:
-            request = parse(line)
-        except ValueError as e:
-            self._error(None, str(e))
-            return
-        rid = request["id"]
-        handler = self.handlers.get(request["cmd"])
-        if handler is None:
-            self._error(rid, "unknown command: %s" % request["cmd"])
-            return
-        try:
+            request = parse(memoryview(self._line)[:length])
+            rid, cmd = request["id"], request["cmd"]
+            handler = self.handlers.get(cmd)
+            if handler is None:
+                self._error(rid, "unknown command: %s" % cmd)
+                return
             reply = handler(request)
-        except (ValueError, KeyError, TypeError) as e:
-            self._error(rid, "%s: %s" % (request["cmd"], e))
-            return
+            request = None
+            reply["id"] = rid
+            reply["ok"] = True
+            self.write(frame(reply))
         except MemoryError:
             # No request changes the game (they read it, or the tables on flash, whose
-            # changes are atomic): one that finds no heap mid-game is refused, never fatal.
+            # changes are atomic): one that finds no heap is refused, never fatal.
+            request = reply = None
             gc.collect()
-            self._error(rid, "%s: out of memory on the board, nothing changed (the game goes "
-                        "on; try again between games)" % request["cmd"])
-            return
-        reply["id"] = rid
-        reply["ok"] = True
-        self.write(frame(reply))
+            self._error(rid, _NO_HEAP if cmd is None else "%s: %s" % (cmd, _NO_HEAP))
+        except Exception as e:  # noqa: BLE001 (whatever a request trips is its answer)
+            self._error(rid, _said(cmd, e))
 
     def _error(self, rid, message):
-        self.write(frame({"id": rid, "ok": False, "error": message}))
+        try:
+            self.write(frame({"id": rid, "ok": False, "error": message}))
+        except MemoryError:
+            gc.collect()
+            self.write(self._out_of_memory)  # made at power-on: needs no heap now
+
+
+_NO_HEAP = "out of memory on the board, nothing changed (the game goes on; try again between games)"
+
+
+def _said(cmd, e):
+    """A request's failure as one line: the command, then the handler's refusal (a ValueError,
+    KeyError or TypeError) or the kind of what it tripped on."""
+    if cmd is None:
+        return str(e)  # the line itself (parse)
+    text = str(e)
+    if not isinstance(e, (ValueError, KeyError, TypeError)):
+        text = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
+    return "%s: %s" % (cmd, text)
+
+
+def number(request, field, lo, hi, default=None):
+    """request[field] as an int within lo..hi (default when absent and a default is given);
+    ValueError otherwise. Every numeric field of a request is read through this: a value past
+    what the board can index (an offset of 2**63) is refused here, never tripped over later."""
+    value = request.get(field, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ValueError("%s: expected an integer %d..%d, got %s"
+                         % (field, lo, hi, _short(value)))
+    return value
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def parse(line):
@@ -114,7 +151,7 @@ def parse(line):
             raise ValueError("not printable ASCII: byte 0x%02x" % b)
     if len(line) < 11 or line[0] != 64 or line[9] != 32:  # "@" + 8 hex + " "
         raise ValueError("bad frame: expected '@<crc32> <json>'")
-    text = bytes(line[10:])
+    text = line[10:]
     got = bytes(line[1:9]).decode()
     if checksum(text) != got:
         raise ValueError("bad checksum: expected %s, got %s" % (checksum(text), got))
@@ -124,9 +161,10 @@ def parse(line):
         raise ValueError("bad JSON") from None
     if not isinstance(request, dict):
         raise ValueError("bad request: expected a JSON object")
-    rid = request.get("id")
-    if not isinstance(rid, int) or isinstance(rid, bool) or not 0 <= rid <= _MAX_ID:
-        raise ValueError("bad id: expected an integer 0..%d" % _MAX_ID)
+    try:
+        number(request, "id", 0, MAX_ID)
+    except ValueError:
+        raise ValueError("bad id: expected an integer 0..%d" % MAX_ID) from None
     if not isinstance(request.get("cmd"), str):
         raise ValueError("bad cmd: expected a string")
     return request

@@ -18,6 +18,7 @@ import os
 from cheesefw import checked, table_check
 from cheesefw.games import GAMES
 from cheesefw.home import HOME, rules_file, rules_files
+from cheesefw.protocol import number
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"
@@ -221,7 +222,5 @@ _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 
 
 def _offset(request):
-    offset = request.get("offset", 0)
-    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-        raise ValueError("offset: expected a byte offset >= 0, got %r" % (offset,))
-    return offset
+    """A get's or a put's byte offset: within the largest table a board takes."""
+    return number(request, "offset", 0, table_check.MAX_BYTES, 0)

@@ -9,7 +9,8 @@
   instants spread over the flash): the command ends within its deadline, the board boots a
   whole firmware, the next flash completes;
 - mutated rule tables: host and board (its check on the real MicroPython VM) agree, and the
-  board's check never crashes.
+  board's check never crashes;
+- fuzzed requests with extreme field values (tests/request_fuzz.py): each answered, no restart.
 (The seven bad firmwares are tests/test_flash_bad_firmware.py, in `make test`.)
 """
 
@@ -26,6 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 
+import request_fuzz  # noqa: E402
 from flashing import active_slot, append, firmware_copy, flash  # noqa: E402
 from table import print_table  # noqa: E402
 from table_mutations import board_verdicts, cases  # noqa: E402
@@ -97,6 +99,16 @@ def one_cut(firmware, folder, after):
         board.stop()
 
 
+def fuzzed_requests(n, tmp):
+    board = VBoard(tmp / "requests")
+    try:
+        board.wait_protocol()
+        answered, restarts, _, before, after = request_fuzz.run(board, n, seed=11)
+    finally:
+        board.stop()
+    return answered, restarts, before == after
+
+
 def tables(n, tmp):
     pairs = cases(n, 11)
     board = board_verdicts(pairs, tmp)
@@ -111,6 +123,7 @@ def main():
     p.add_argument("--cuts", type=int, default=100)
     p.add_argument("--resets", type=int, default=100)
     p.add_argument("--tables", type=int, default=5000)
+    p.add_argument("--requests", type=int, default=2000)
     p.add_argument("--jobs", type=int, default=1, help="flash-cut boards at a time")
     args = p.parse_args()
     rows = []
@@ -120,6 +133,10 @@ def main():
         agree, crashes, accepted = tables(args.tables, tmp / "t")
         rows.append(("mutated rule tables, host and board", "%d of %d agree" % (
             agree, args.tables), "%d board crashes; %d accepted by both" % (crashes, accepted)))
+        answered, restarts, kept = fuzzed_requests(args.requests, tmp)
+        rows.append(("fuzzed requests, extreme field values (Pico heap)", "%d of %d answered" % (
+            answered, args.requests), "%d restarts; tables %s" % (
+            restarts, "unchanged" if kept else "CHANGED")))
         ok = resets(args.resets, tmp)
         rows.append(("side-channel resets, half at the REPL, half in the menu",
                      "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
@@ -129,7 +146,8 @@ def main():
                          hangs, DEADLINE, longest, bricks)))
         print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
     print_table("reliability (python tests/bench/bench_reliability.py)", rows)
-    print(json.dumps({"ok": not (crashes or hangs or bricks) and agree == args.tables}))
+    print(json.dumps({"ok": not (crashes or hangs or bricks or restarts) and kept
+                      and agree == args.tables and answered == args.requests}))
 
 
 if __name__ == "__main__":

@@ -168,11 +168,10 @@ class Engine:
         return self.scene.describe()
 
     def log(self, start):
-        """A page of the game's moves from start, for the protocol's `log` (deals hidden)."""
+        """A page of the game's moves from start (an int >= 0), for the protocol's `log` (deals
+        hidden)."""
         if self.scene is self.menu:
             raise ValueError("no game in progress")
-        if not isinstance(start, int) or start < 0:
-            raise ValueError("from: expected a move number >= 0, got %r" % (start,))
         return self.scene.log(start, _LOG_PAGE)
 
 
