@@ -234,3 +234,17 @@ def test_random_games_with_takebacks_reach_the_states_of_games_without_them_on_m
     assert on_mp == on_cpython and len(on_mp) == 2 * len(tg.GAMES)
     for line in on_mp:
         assert int(line.split()[3]) >= 1, line  # each game took something back
+
+
+def test_the_terminal_views_takeback_key_holds_prev_past_the_long_press():
+    from cheeseboard.sim import view
+    from cheesefw.buttons import DEBOUNCE_MS, LONG_MS
+
+    presses = view.KeyPresses()
+    presses.push("prev", view.TAKEBACK_MS)
+    presses.push("ok")
+    assert presses.due(0.0) == ("prev", view.TAKEBACK_MS)
+    assert view.TAKEBACK_MS >= LONG_MS + DEBOUNCE_MS + 50  # (a 10 ms tick's worth to spare)
+    assert presses.due(view.TAKEBACK_MS / 1000) is None  # not before prev is let go
+    assert presses.due(1.0) == ("ok", view.PRESS_MS)
+    assert "u take back" in view.KEYS_PLAY
