@@ -151,21 +151,33 @@ def do_log(args):
             print("no game in progress on the board (its moves show here once one starts)")
             return 0
         total = first["total"]
+        takebacks = first.get("takebacks", [])  # [moves kept, moves taken back], in turn
         shown = 0
         page = first
         while True:
             for i, move in enumerate(page["moves"]):
+                _print_takebacks(takebacks, page["from"] + i)
                 print("%d: %s" % (page["from"] + i, json.dumps(move)))
                 shown += 1
             nxt = page["from"] + len(page["moves"])
             if not page["moves"] or nxt >= total:
                 break
             page = client.request("log", **{"from": nxt})
+        if shown:
+            _print_takebacks(takebacks, total)
     if total == 0:
         print("no game on the board's journal (a game's moves show here once it starts)")
     elif shown == 0:
         print("the game has %d moves; none from %d" % (total, args.start))
     return 0
+
+
+def _print_takebacks(takebacks, at):
+    """The takebacks that left the game at `at` moves (the moves after it came later)."""
+    for kept, count in takebacks:
+        if kept == at:
+            print("   taken back: %d move%s after move %d" % (count, "" if count == 1 else "s",
+                                                           at - 1))
 
 
 def _print_request(args, cmd):

@@ -126,18 +126,23 @@ class Engine:
         self._close_menu(header["game"])
         forget("cheesefw.games.")
         gc.collect()
-        # A resumed game plays the table it started with, if a newer one came in since.
-        kept = self.board.read_file(GAME_TABLE) if resume else None
-        rules = json.loads(kept) if kept else load_rules(self.board, header["game"], True)
-        module = load(header["game"])  # (imported once: the check kept it)
-        painter = Painter(self.profile, header["game"], rules.get("palette", {}),
-                          rules.get("signs"))
+        game = header["game"]
+        rules = self._game_rules(game)
+        module = load(game)  # (imported once: the check kept it)
+        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, resume, header.get("seats", ()), self.board)
+                          painter, resume, header.get("seats", ()), self.board,
+                          lambda: self._game_rules(game))
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)
         gc.collect()
+
+    def _game_rules(self, game):
+        """The table of the game in progress: the one it started with, kept aside if a newer
+        one came in since (a new game begins with none kept)."""
+        kept = self.board.read_file(GAME_TABLE)
+        return json.loads(kept) if kept else load_rules(self.board, game, True)
 
     def on_button(self, name, event, now):
         scene = self.scene

@@ -15,8 +15,13 @@ pixel flashes red and nothing changes. Every applied action and outcome goes to
 the journal before the next one, so a power cut resumes at the last completed
 move.
 
-A long press of next (prev) jumps to the first choice of the next (previous) group, for a game
-whose state has `group(action)` (Gatenkaas: the hand card a placement lays).
+A long press of next jumps to the first choice of the next group, for a game whose state has
+`group(action)` (Gatenkaas: the hand card a placement lays).
+
+A long press of prev takes back the last completed move of a person, while nothing new was
+revealed after it (engine/takeback.py says what may go back); the journal records it as a
+`{"takeback": N}` line (the game went back to its first N moves), so a power cut resumes
+there. Refused (the status pixel flashes red) where nothing can be taken back.
 
 A game whose state says `private()` (a player's choices would show their secret hand) gets
 its choices shown only while that player holds the roll button (PEEK): the others look
@@ -26,6 +31,7 @@ away meanwhile, and prev/next/ok count only while it is held.
 from cheesefw import const
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
 from cheesefw.engine.rng import Rng
+from cheesefw.engine.takeback import Takebacks
 from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
 
 ROLL_MS = 700
@@ -55,11 +61,13 @@ PEEK = "roll"  # held down, it shows a private choice (the hand of the player to
 
 class Play:
     def __init__(self, module, rules, options, seed, journal, painter, resume=False, seats=(),
-                 clock=None):
+                 clock=None, tables=None):
         """seats: [seat, level] pairs the menu gave to the board, besides the game's options';
         clock: the board (its ticks_ms and ticks_diff) that times the thinking's slices (None:
-        the board's players think each decision through at once)."""
+        the board's players think each decision through at once); tables: () -> the game's
+        rule table again, for a takeback to rebuild the game (None: keep `rules` for it)."""
         self.module = module
+        self.tables = tables or (lambda: rules)
         self.clock = clock
         self.options = options
         self.state = module.State(rules, options)
@@ -85,6 +93,7 @@ class Play:
         # long game's heap 4 to 8 bytes a deal, and a block of it all whenever it grew.)
         self.hidden = bytearray()
         self._is_secret_move = getattr(self.state, "is_secret", None)
+        self.takebacks = Takebacks()
         if resume:  # replay the journal's completed moves
             journal.replay(self._replay)
         self.cursor = 0
@@ -102,9 +111,10 @@ class Play:
         self._advance(0)
 
     def _replay(self, move):
-        state = self.state
-        self._keep_secret()
-        state.apply_action(as_action(move))
+        if isinstance(move, dict):  # a takeback: {"takeback": moves kept}
+            self._rewind(move["takeback"])
+        else:
+            self._move(as_action(move))
 
     # -- input --------------------------------------------------------------------
 
@@ -116,9 +126,11 @@ class Play:
         if name == PEEK and event == "press" and self._secret() is not None:
             self.peeking = True
             return True
-        if event == "long" and name in ("prev", "next") and self.wait in (DECIDE, REACT) \
+        if event == "long" and name == "prev":
+            return self._take_back(now)
+        if event == "long" and name == "next" and self.wait in (DECIDE, REACT) \
                 and not self._secret():
-            return self._jump(1 if name == "next" else -1)
+            return self._jump()
         if event != "press":
             return False
         wait = self.wait
@@ -193,9 +205,10 @@ class Play:
         hand_of = getattr(self.state, "hand_of", None)
         return hand_of(self.seat) if hand_of else []
 
-    def _jump(self, step):
-        """A long press of next/prev: on to the first choice of the next (previous) group --
-        for a game whose state has group(action), such as the hand card a placement lays."""
+    def _jump(self):
+        """A long press of next: on to the first choice of the next group (round to the first
+        after the last) -- for a game whose state has group(action), such as the hand card a
+        placement lays."""
         group = getattr(self.state, "group", None)
         if group is None:
             return False
@@ -204,15 +217,34 @@ class Play:
         here = group(choices[self.cursor])
         i = self.cursor
         for _ in range(n):  # past this group (the press that began the long one moved once)
-            i = (i + step) % n
+            i = (i + 1) % n
             if group(choices[i]) != here:
                 break
-        if step < 0:  # back to the first choice of that group
-            there = group(choices[i])
-            while group(choices[(i - 1) % n]) == there and (i - 1) % n != self.cursor:
-                i = (i - 1) % n
         self.cursor = i
         return True
+
+    def _take_back(self, now):
+        """A long press of prev: the last person's move goes back, with what the board played
+        after it; refused where the game waits on no one's choice or something was revealed."""
+        to = self.takebacks.target()
+        # (While the die tumbles, its outcome is not drawn yet: the roll is called off.)
+        if to is None or self.wait not in (DECIDE, ROLL, ROLLING, WINDOW, BOT):
+            return self._refuse(now)
+        self._rewind(to)
+        self.journal.append({"takeback": to})
+        self.reveal = None
+        self._advance(now)
+        return True
+
+    def _rewind(self, to):
+        """The game back to its first `to` moves (a takeback, played or replayed)."""
+        self.thinking = None
+        self.state = self.takebacks.rewind(self.module, self.tables(), self.options, self.state,
+                                           to)
+        self._is_secret_move = getattr(self.state, "is_secret", None)
+        hidden = self.hidden  # (the moves past `to` are gone: their bits with them)
+        for i in range(to, len(hidden) * 8):
+            hidden[i >> 3] &= ~(1 << (i & 7))
 
     def _secret(self):
         """None when the choice on offer is no secret; else True while it must stay hidden
@@ -275,9 +307,17 @@ class Play:
             hidden.extend(bytes(8))  # (8 bytes: 64 moves more at a time)
         hidden[move >> 3] |= 1 << (move & 7)
 
-    def _apply(self, action, now):
+    def _move(self, action):
+        """Apply one action or chance outcome, noting what a takeback may undo."""
+        state = self.state
+        player = state.current_player()
+        at = len(state.history)
         self._keep_secret()
-        self.state.apply_action(action)
+        state.apply_action(action)
+        self.takebacks.note(state, player, action, at, player >= 0 and player not in self.levels)
+
+    def _apply(self, action, now):
+        self._move(action)
         self.journal.append(action)
         turned = self.state.view().get("reveal")
         if turned:
@@ -295,9 +335,7 @@ class Play:
         state = self.state
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
-            if not rolls:
-                self._hide(len(state.history))
-            state.apply_action(outcome)
+            self._move(outcome)  # (a deal is hidden there)
             self.journal.append(outcome)
 
     def _advance(self, now):
@@ -409,7 +447,10 @@ class Play:
             for i in range(start, start + len(moves)):
                 if i >> 3 < len(hidden) and hidden[i >> 3] >> (i & 7) & 1:
                     moves[i - start] = "?"
-        return {"from": start, "total": len(history), "moves": moves}
+        page = {"from": start, "total": len(history), "moves": moves}
+        if self.takebacks.done:  # [went back to N moves, how many went], in turn
+            page["takebacks"] = self.takebacks.done
+        return page
 
     def _status(self):
         """The game's counters: from its status() when it has one (cheaper than a whole view)."""

@@ -124,6 +124,11 @@ class State:
         (the engine hides it as it hides a deal) until the game is over."""
         return self.phase == HIDE
 
+    def reveals(self):
+        """True when the last action turned a gully card face up: no takeback goes back past it
+        (engine/takeback.py)."""
+        return self.turned is not None
+
     def current_player(self):
         phase = self.phase
         if phase == DEAL:

@@ -134,6 +134,11 @@ class State:
         """A die roll the players make (the deal of face-down tiles is not shown)."""
         return self.phase == ROLL
 
+    def reveals(self):
+        """True when the last action turned a tile face up: no takeback goes back past it
+        (engine/takeback.py)."""
+        return self.turned is not None
+
     def current_player(self):
         """The player to act: MICE, CAT, CHANCE or TERMINAL."""
         if self.phase in (DEAL, ROLL):

@@ -19,6 +19,8 @@ KEYS = {
     b" ": "roll", b"r": "roll",
 }
 HOLD_KEY = b"p"  # a key has no "held": this one puts roll down, and the next lets it go
+TAKEBACK_KEY = b"u"  # prev held down past the firmware's long press: take back a move
+TAKEBACK_MS = 900  # (the long press is 800 ms of the board's clock)
 
 # One key press is one button press: held down, then released long enough for the firmware's
 # 20 ms debounce to see each edge at a 10 ms tick.
@@ -38,15 +40,16 @@ class KeyPresses:
         self.waiting = []
         self.free_at = 0.0  # when the last press sent has been released (time.monotonic())
 
-    def push(self, button):
-        self.waiting.append(button)
+    def push(self, button, hold_ms=PRESS_MS):
+        self.waiting.append((button, hold_ms))
 
     def due(self, now):
-        """The next button to press now, or None."""
+        """The next (button, how long it is held) to press now, or None."""
         if not self.waiting or now < self.free_at:
             return None
-        self.free_at = now + (PRESS_MS + RELEASE_MS) / 1000
-        return self.waiting.pop(0)
+        button, hold_ms = self.waiting.pop(0)
+        self.free_at = now + (hold_ms + RELEASE_MS) / 1000
+        return button, hold_ms
 
     def next_wait(self, now, idle=0.03):
         """How long the view may sleep before the next press falls due."""
@@ -118,7 +121,8 @@ LIGHTS = [
 KEYS_MENU = ("keys now (menu): \u2190/\u2192 the value on offer  Enter take it  "
              "Backspace the step before  q quit")
 KEYS_PLAY = ("keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it  "
-             "Space roll  p hold/let go roll (a secret hand)  Backspace (held) abandon  q quit")
+             "Space roll  p hold/let go roll (a secret hand)  u take back (prev held)  "
+             "Backspace (held) abandon  q quit")
 
 
 def legend(table, playing):
@@ -182,9 +186,9 @@ def run(board, profile, out=sys.stdout):
                 game = seen or game  # between games' frames, the last overlay stays
                 out.write(draw(board.frame, profile, status, game, playing))
                 out.flush()
-            button = presses.due(time.monotonic())
-            if button and board.is_on:
-                board.set_pin(button, press_levels(PRESS_MS))
+            due = presses.due(time.monotonic())
+            if due and board.is_on:
+                board.set_pin(due[0], press_levels(due[1]))
             ready, _, _ = select.select([fd], [], [], presses.next_wait(time.monotonic()))
             if not ready:
                 continue
@@ -194,6 +198,8 @@ def run(board, profile, out=sys.stdout):
                 if key == HOLD_KEY and board.is_on:
                     held = not held
                     board.set_pin("roll", [(0, 0 if held else 1)])
+                elif key == TAKEBACK_KEY:
+                    presses.push("prev", TAKEBACK_MS)
                 elif key in KEYS:
                     presses.push(KEYS[key])
     finally:

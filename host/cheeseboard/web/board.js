@@ -195,15 +195,15 @@ function keysNow(s) {
     return `menu (${s.step}: ${s.value}): \u2190/\u2192 the value on offer \u00b7 Enter take it`
       + " \u00b7 Backspace the step before";
   }
-  const hold = " \u00b7 Backspace held: abandon the game";
+  const hold = " \u00b7 \u2190 held: take back the last move \u00b7 Backspace held: abandon the game";
   return ({
     decide: "\u2190/\u2192 the move on offer (blinking white) \u00b7 Enter play it" + hold,
     react: "\u2190/\u2192 your move on offer \u00b7 Enter play it \u00b7 Backspace never mind",
     roll: "Space: roll the dice" + hold,
-    rolling: "the dice are rolling\u2026",
+    rolling: "the dice are rolling\u2026 \u00b7 \u2190 held: call it off, take back the last move",
     window: "others may react: Enter, then choose your seat" + hold,
     seat: "\u2190/\u2192 your seat \u00b7 Enter that's me \u00b7 Backspace never mind",
-    bot: "the board is playing its seat\u2026",
+    bot: "the board is playing its seat\u2026 \u00b7 \u2190 held: take back your last move",
     over: "game over: Enter for the menu",
   })[s.wait] || s.wait;
 }
