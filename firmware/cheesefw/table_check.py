@@ -60,14 +60,22 @@ def parse(data):
     """The JSON value in data (bytes), or ValueError: its bounds, then strict JSON (RFC 8259,
     as the host's json reads it: MicroPython's json.loads takes `[1,]`, `[1 2]`, `01` and more,
     which the host would refuse to read back from the board), then json.loads."""
-    from cheesefw import strict_json
+    from cheesefw.modules import forget
 
     bounds(data)
     try:
-        strict_json.check(data, MAX_DEPTH)
+        _strict(data)
         return json.loads(data)
     except ValueError as e:
         raise ValueError("(the table): expected JSON text (%s)" % e) from None
+    finally:
+        forget("cheesefw.strict_json")  # its code's heap back for the parse and the schema
+
+
+def _strict(data):
+    from cheesefw import strict_json
+
+    strict_json.check(data, MAX_DEPTH)
 
 
 def game_of(table, name=None):
@@ -119,7 +127,7 @@ def check(data, name, read_schema, keep=False):
     from cheesefw.modules import forget
 
     table = match(data, name, read_schema)
-    forget("cheesefw.schema", "cheesefw.strict_json")
+    forget("cheesefw.schema")
     gc.collect()
     game_check(name, table, keep)
     return table

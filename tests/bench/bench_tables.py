@@ -6,11 +6,17 @@
   board has deflate) and as plain text (a board without);
 - the sync's time against the wire's limit for the table alone (table bytes x 10 / baud);
 - a sync with nothing changed: round trips and bytes;
-- the heap the board allocates to receive and check the largest table (MicroPython).
+- the heap the board allocates to receive and check the largest table (MicroPython);
+- the strict JSON check (cheesefw/strict_json.py) that runs before MicroPython's json.loads:
+  its time against json.loads's on each shipped table, and its heap (its code, and what a
+  check allocates), on the unix port (64-bit) and on the WebAssembly port (32-bit, as a
+  Pico's pointers; its clock is Node's, not a Pico's 125 MHz core).
 """
 
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -113,6 +119,97 @@ for kb in range(4, 64):
     return int(out.split()[-1]) * 1024
 
 
+CHECK_COST = """
+import gc, json, time
+gc.collect()
+before = gc.mem_alloc()
+from cheesefw import strict_json
+gc.collect()
+code = gc.mem_alloc() - before
+from cheesefw import table_check
+
+
+class Flash:
+    def read_file(self, name):
+        with open(name, 'rb') as f:
+            return f.read()
+
+
+def fastest(f, data, runs):  # us per run: the best of 5 batches (the WebAssembly port's
+    # clock ticks in milliseconds)
+    best = None
+    for _ in range(5):
+        t = time.ticks_us()
+        for _ in range(runs):
+            f(data)
+        t = time.ticks_diff(time.ticks_us(), t)
+        best = t if best is None or t < best else best
+    return best / runs
+
+
+def check(data):
+    strict_json.check(data, table_check.MAX_DEPTH)
+
+
+rows = []
+for name in %r:
+    data = open('rules/%%s.json' %% name, 'rb').read()
+    gc.collect()
+    gc.disable()
+    at = gc.mem_alloc()
+    check(data)
+    allocated = gc.mem_alloc() - at
+    gc.enable()
+    whole = fastest(lambda d: table_check.check(
+        d, name, lambda: table_check.load_schema(Flash(), '', name)), data, 1)
+    rows.append([name, len(data), fastest(check, data, 100), fastest(json.loads, data, 100),
+                 allocated, whole])
+print(json.dumps({'code': code, 'rows': rows}))
+"""
+
+
+def check_cost(folder):
+    """{VM: {"code": heap bytes of the module, "rows": [[game, bytes, check us, json.loads us,
+    bytes a check allocates, the table's whole check (table_check.check) us]]}} for the
+    shipped tables, the firmware compiled as flashed."""
+    build.build_tree(paths.FIRMWARE, folder)
+    for rel, schema in image._schemas().items():  # as a flashed slot has them
+        (folder / rel).parent.mkdir(exist_ok=True)
+        (folder / rel).write_bytes(schema)
+    (folder / "rules").mkdir(exist_ok=True)
+    tables = sorted((paths.FIRMWARE / "rules").glob("*.json"))
+    for table in tables:
+        shutil.copy(table, folder / "rules")
+    script = CHECK_COST % ([t.stem for t in tables],)
+    (folder / "check_cost.py").write_text(script)
+    out = {"unix port, 64-bit": run_mp(script, heap=4 << 20, cwd=folder, path=[folder])}
+    node = shutil.which("node")
+    if node:
+        out["WebAssembly port, 32-bit"] = subprocess.run(
+            [node, str(HERE / "run_wasm.mjs"), str(folder), str(folder / "check_cost.py")],
+            capture_output=True, text=True, timeout=600, check=True).stdout
+    return {vm: json.loads(text.strip().splitlines()[-1]) for vm, text in out.items()}
+
+
+def check_rows(cost):
+    rows = []
+    for vm, found in cost.items():
+        tables = found["rows"]
+        ratios = [r[2] / r[3] for r in tables]
+        shares = [r[2] / r[5] for r in tables]
+        rows += [
+            ("strict JSON check before json.loads, %s: time per table (%d tables, %d-%d B)" % (
+                vm, len(tables), min(r[1] for r in tables), max(r[1] for r in tables)),
+             "%.0f-%.0f us" % (min(r[2] for r in tables), max(r[2] for r in tables)),
+             "%.1f-%.1fx json.loads's; %.0f-%.0f%% of the table's whole check (%.0f-%.0f ms)" % (
+                 min(ratios), max(ratios), 100 * min(shares), 100 * max(shares),
+                 min(r[5] for r in tables) / 1000, max(r[5] for r in tables) / 1000)),
+            ("  its heap: the module's code / allocated by a check",
+             "%d B / %d B" % (found["code"], max(r[4] for r in tables)),
+             "imported for a check, let go after it")]
+    return rows
+
+
 def main():
     gouda = (ROOT / "firmware/rules/gouda.json").read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,6 +238,7 @@ def main():
         work.mkdir()
         (work / "table.json").write_bytes(changed)
         heap = {packed: heap_to_receive(work, packed) for packed in (True, False)}
+        cost = check_cost(Path(tmp) / "cost")
     limit = len(changed) * 10 / BAUD
     rows = [
         ("sync with nothing changed (%s)" % ", ".join(w for _, w in same),
@@ -163,6 +261,7 @@ def main():
         ("  as text", "%d KB" % (heap[False] // 1024),
          "%.2f of the 16 KB target" % (heap[False] / 16384)),
     ]
+    rows += check_rows(cost)
     print_table("rule tables (python tests/bench/bench_tables.py)", rows)
 
 

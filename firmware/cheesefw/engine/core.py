@@ -209,5 +209,4 @@ def load_rules(board, game, playing=False):
             return rules
         raise ValueError("no rule table for %s that this firmware can play" % game)
     finally:
-        forget("cheesefw.table_check", "cheesefw.strict_json", "cheesefw.schema",
-               "cheesefw.checked")  # their heap back
+        forget("cheesefw.table_check", "cheesefw.schema", "cheesefw.checked")  # their heap back
