@@ -91,6 +91,46 @@ def fell(e, read_state, write_state):
     restart()
 
 
+def repaired_state(write_state):
+    """slot.json made again when it cannot be read (cut short, emptied, not an object, a
+    folder, gone) while slots are on the flash, the unreadable one kept as slot.json.bad: the
+    slot sealed last (its manifest's time) is active, on trial with the other as the way back
+    when that one is sealed too, since which was running is not known. None when no slot is
+    sealed."""
+    sealed = []
+    for slot in ("slot_a", "slot_b"):
+        try:
+            sealed.append((os.stat(slot + "/manifest.json")[8], slot))
+        except OSError:
+            pass
+    if not sealed:
+        return None
+    sealed.sort()
+    active = sealed[-1][1]
+    state = {"active": active, "previous": None, "build": _build(active)}
+    if len(sealed) > 1:
+        state["previous"] = sealed[0][1]
+        state["trial"] = True
+    try:
+        os.rename("slot.json", "slot.json.bad")  # (a folder could not be written over)
+    except OSError:
+        pass
+    write_state(state)
+    print("cheeseboard: slot.json could not be read; made again: %s" % state)
+    return state
+
+
+def _build(slot):
+    """The build id in a slot's manifest (the checks' stamps name it), or None."""
+    import json
+
+    try:
+        with open(slot + "/manifest.json") as f:
+            return json.loads(f.read(16384))["build"]
+    except Exception:
+        return None
+
+
 def previous_is_whole(state):
     # A slot that `cheeseboard flash` is rewriting has no manifest until it is sealed (the
     # old one goes first): a half-written slot is never gone back to.

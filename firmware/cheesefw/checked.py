@@ -43,8 +43,8 @@ def file_digest(open_file, name):
 def _read_json(read, name):
     try:
         value = json.loads(read(name) or "{}")
-    except (OSError, ValueError):  # (a board whose read_file raises for a missing file)
-        return {}
+    except (OSError, ValueError, MemoryError):  # missing, too large, not JSON, nested too
+        return {}  # deep for the heap: nothing checked (each check runs again, and passes)
     return value if type(value) is dict else {}
 
 

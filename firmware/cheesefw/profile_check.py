@@ -9,7 +9,8 @@ one game at a time, that game's rule table.
 
 import json
 
-from cheesefw.home import rules_file
+from cheesefw.hal.base import read_file
+from cheesefw.home import rules_files
 
 BUTTONS = ("prev", "next", "ok", "back", "roll")  # the engine's intents need all five
 
@@ -25,12 +26,14 @@ def space_ids(rules):
 
 
 def read_rules(game):
-    """The rule table on the board's flash, or None when the board has no such game."""
-    try:
-        with open(rules_file(game)) as f:
-            return json.load(f)
-    except OSError:
-        return None
+    """The rule table on the board's flash (the synced one, else the firmware's own, as a game
+    start reads them), or None when the board has no such game."""
+    for name in rules_files(game):
+        try:
+            return json.loads(read_file(name) or "")
+        except (ValueError, MemoryError):  # missing, too large, not JSON, nested too deep
+            pass
+    return None
 
 
 def check(profile, rules_for=read_rules):

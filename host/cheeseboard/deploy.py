@@ -192,6 +192,7 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
     """The whole of `cheeseboard flash` on an open link: a Result (with its plan and image).
     A refusal leaves the board as it was, playing. step(name) is called as each of STEPS
     begins (the power-cut tests cut there)."""
+    running = answers_its_program(link)
     link.enter()
     try:
         facts = board_facts(link)
@@ -214,6 +215,11 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         raise
     if dry_run or plan.up_to_date:
         link.restart()
+        if plan.up_to_date and not running:
+            # This build, whole, but it did not answer before: see that it does after a restart
+            _, answered, stopped = watch(link)
+            if not answered:
+                return repair(link, plan, image, stopped, say)
         outcome = "dry run" if dry_run else "up to date"
         return Result(
             outcome, plan.running, image.build_id, plan=plan, image=image, wire_sent=link.wire.sent
@@ -226,6 +232,49 @@ def update(link, profile=None, firmware=None, force=False, dry_run=False, progre
         return flash(link, image, plan, facts, progress, say, step or _no_step)
     except LinkError as e:
         return interrupted(link, e, plan, image)
+
+
+# The board's own files that a firmware reads at boot, outside its slots and the loader: set
+# aside (as name.bad) when a board that runs a whole slot of this build does not answer.
+BOARD_FILES = ("journal.txt", "journal.txt.tmp", "game_rules.json", "checked.json", "rules")
+
+
+def answers_its_program(link):
+    """Whether the board's firmware answers `hello` now (a short wait: a running one does
+    within a few of its ticks); False for one at the REPL, falling, or still booting."""
+    from cheeseboard.protocol import Client, ProtocolError
+
+    try:
+        return "firmware" in Client(link.wire, timeout=0.5).request("hello")
+    except (ProtocolError, OSError, ValueError):
+        return False
+
+
+def repair(link, plan, image, stopped, say=print):
+    """A board whose slot is this build, whole, and which does not answer its program (it
+    falls at boot, or stopped at the REPL): its own files set aside (BOARD_FILES, kept as
+    name.bad), slot.json written again (no falls, the other slot the way back if whole), and
+    the board restarted and watched. A Result: "repaired", or "no answer"."""
+    why = stopped or "no answer"
+    say("the board runs this build but does not answer its program (%s): setting aside its "
+        "game and synced tables..." % why)
+    other = images.SLOTS[1] if plan.running == images.SLOTS[0] else images.SLOTS[0]
+    try:
+        link.enter()
+        moved = link.call("set_aside", list(BOARD_FILES))
+        previous = None if link.call("check", other) else other
+        link.call("switch", plan.running, previous, image.build_id, False)
+        link.restart()
+    except LinkError as e:
+        return interrupted(link, e)
+    state, answered, stopped = watch(link)
+    result = Result("repaired" if answered else "no answer", plan.running, image.build_id,
+                    plan=plan, image=image, wire_sent=link.wire.sent)
+    result.error = "it did not answer (%s); set aside: %s" % (
+        why, ", ".join("%s (as %s.bad)" % (m, m) for m in moved) or "nothing")
+    if not answered:
+        result.error += "; it still does not answer: %s" % (stopped or "no reply to hello")
+    return result
 
 
 def interrupted(link, error, plan=None, image=None):
@@ -274,7 +323,8 @@ def default_profile(facts):
 
 @dataclass
 class Result:
-    outcome: str  # "up", "up to date", "rolled back", "no answer", "interrupted", "dry run"
+    outcome: str  # "up", "up to date", "repaired", "rolled back", "no answer", "interrupted",
+    # "dry run"
     slot: str | None = None
     build: str | None = None
     error: str | None = None

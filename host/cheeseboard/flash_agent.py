@@ -44,11 +44,14 @@ def _walk(top, rel=""):
 
 
 def _load(path):
+    """A JSON file's object, or None when it cannot be read (missing, a folder, larger than
+    any manifest, not JSON, nested too deep for the heap, not an object)."""
     try:
         with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
+            obj = json.loads(f.read(32768))
+    except Exception:
         return None
+    return obj if isinstance(obj, dict) else None
 
 
 def _put(path, obj):
@@ -76,8 +79,8 @@ def facts(loader):
     state = _load("slot.json")
     fs = os.statvfs("/")
     gc.collect()
-    active = state.get("active") if isinstance(state, dict) else None
-    manifest = _load(active + "/manifest.json") if active else None
+    active = state.get("active") if state else None
+    manifest = _load(active + "/manifest.json") if active in ("slot_a", "slot_b") else None
     loader_sha = {}
     for p in loader:
         try:
@@ -221,6 +224,27 @@ def receive(path, size, packed, wbits=10, block=256):
             f.write(data)
     os.rename(path + ".part", path)
     _out("received")
+
+
+def set_aside(names):
+    """Rename each file (or folder) of names that is there to name.bad (an older .bad
+    goes): the board's own files a firmware reads at boot, kept for a person to look at."""
+    moved = []
+    for name in names:
+        try:
+            os.stat(name)
+        except OSError:
+            continue
+        try:
+            os.remove(name + ".bad")
+        except OSError:
+            pass
+        try:
+            os.rename(name, name + ".bad")
+            moved.append(name)
+        except OSError:
+            pass
+    _out(moved)
 
 
 def switch(slot, previous, build, trial):

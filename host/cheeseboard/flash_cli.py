@@ -67,6 +67,10 @@ def _report(result):
             % (img.manifest["version"], result.build, result.slot, sent, result.seconds)
         )
         return 0
+    if result.outcome == "repaired":
+        print("the board runs firmware %s (build %s) from %s, and answers again: %s"
+              % (img.manifest["version"], result.build, result.slot, result.error))
+        return 0
     if result.outcome == "rolled back":
         print(
             "cheeseboard: the new firmware failed on the board: %s\nthe board went back to its "

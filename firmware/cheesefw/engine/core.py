@@ -88,12 +88,14 @@ class Engine:
     def _resume(self):
         header = self.journal.header()
         if header is None:
+            self.journal.set_aside("its first line names no game")  # (if there is a file)
             return
         try:
             self._play(header, resume=True)
-        except (ValueError, KeyError, ImportError, OSError) as e:
-            # A journal this firmware cannot replay (a changed rule table, say): start afresh.
-            print("journal not resumed: %s" % e)
+        except Exception as e:
+            # A journal this firmware cannot replay (a changed rule table, a move it cannot
+            # play): kept aside, never lost, and the menu comes back.
+            self.journal.set_aside("not resumed: %s: %s" % (type(e).__name__, e))
             self._end_game()
 
     def seat_count(self, game, options):
@@ -140,9 +142,9 @@ class Engine:
 
     def _game_rules(self, game):
         """The table of the game in progress: the one it started with, kept aside if a newer
-        one came in since (a new game begins with none kept)."""
-        kept = self.board.read_file(GAME_TABLE)
-        return json.loads(kept) if kept else load_rules(self.board, game, True)
+        one came in since (a new game begins with none kept), else the synced one; each read
+        within its bound and checked (load_rules), so a damaged kept table is passed over."""
+        return load_rules(self.board, game, True, GAME_TABLE)
 
     def on_button(self, name, event, now):
         scene = self.scene
@@ -180,18 +182,23 @@ class Engine:
         return self.scene.log(start, _LOG_PAGE)
 
 
-def load_rules(board, game, playing=False):
-    """The game's rule table: the synced one, else the firmware's default. Each is checked
-    as a table taken in over the protocol is (table_check): one that fails (synced by an
-    older firmware, say) is passed over, with the reason on the console, so that a game
-    never starts on a table it would trip over. A table this firmware checked before, unchanged
-    since, is not checked again (cheesefw.checked: the check's names would stay in the heap).
+def load_rules(board, game, playing=False, kept=None):
+    """The game's rule table: kept (the file of the table a game in progress started with),
+    else the synced one, else the firmware's default. Each is checked as a table taken in over
+    the protocol is (table_check): one that fails (synced by an older firmware, say, or
+    unreadable) is passed over, with the reason on the console, so that a game never starts
+    on a table it would trip over. A table this firmware checked before, unchanged since, is
+    not checked again (cheesefw.checked: the check's names would stay in the heap).
     playing: the game is played next, so the check keeps its modules imported."""
     from cheesefw import checked
 
     try:
-        for name in rules_files(game):
-            data = board.read_file(name)
+        for name in ((kept,) if kept else ()) + rules_files(game):
+            try:
+                data = board.read_file(name)
+            except ValueError as e:  # too large to read
+                print("%s: passed over: %s" % (name, e))
+                continue
             if data is None:
                 continue
             stamp = checked.stamp(board.read_file, checked.digest(data))

@@ -5,10 +5,21 @@ line. Every line carries its own CRC-32, so a line torn by a power cut in the
 middle of a write is recognised and dropped on resume: the game comes back at
 its last completed move. Starting a new game replaces the file atomically
 (write a temporary file, then rename it over the old one).
+
+A line whose CRC holds but which is no move (too long, nested too deep, not JSON: written
+by something else than this firmware) is corruption, not a power cut: the file is kept
+whole beside the journal as journal.txt.bad, with the reason in journal.txt.why, and the
+game resumes at the whole lines before it. Every line is read within a bound, so no
+journal can take more heap than a move does.
 """
 
 import binascii
 import json
+
+from cheesefw import const
+
+_MAX_LINE = const(1024)  # characters of one line (a header with every option: under 300)
+_MAX_BRACKETS = const(32)  # [ and { in one line (a move nests 3 deep at most)
 
 
 def _line(obj):
@@ -17,17 +28,24 @@ def _line(obj):
 
 
 def _parse(line):
-    """The object in one journal line, or None when the line is torn or corrupt."""
-    line = line.rstrip("\n")
+    """The object in one journal line; None when the line is torn (a power cut cut it off: no
+    end, or its CRC does not match); ValueError, saying why, when it is whole but no move."""
+    if not line.endswith("\n"):
+        if len(line) > _MAX_LINE:
+            raise ValueError("a line longer than %d characters" % _MAX_LINE)
+        return None
+    line = line[:-1]
     if len(line) < 10 or line[8] != " ":
         return None
     text = line[9:]
     if "%08x" % (binascii.crc32(text.encode()) & 0xFFFFFFFF) != line[:8]:
         return None
+    if text.count("[") + text.count("{") > _MAX_BRACKETS:  # json.loads would need its heap
+        raise ValueError("a line with more than %d brackets" % _MAX_BRACKETS)
     try:
         return json.loads(text)
     except ValueError:
-        return None
+        raise ValueError("a line that is not JSON") from None
 
 
 class Journal:
@@ -47,8 +65,8 @@ class Journal:
         """The game's header, or None when there is no intact journal."""
         try:
             with self.board.open(self.name, "r") as f:
-                header = _parse(f.readline())
-        except (OSError, ValueError):  # no file, or bytes that are not even text
+                header = _parse(f.readline(_MAX_LINE + 1))
+        except (OSError, ValueError):  # no file, bytes that are not even text, no header
             return None
         return header if isinstance(header, dict) else None
 
@@ -58,34 +76,55 @@ class Journal:
         Lines are read one by one, so a long game's journal never sits in the heap
         whole. Reading stops at the first torn line (anything after it was never
         completed), and the file is cut there, so the next move follows intact lines.
+        A line that is no move stops it too, the file kept first (set_aside).
         """
         count = 0
         intact = 0
         torn = False
+        why = None
         with self.board.open(self.name, "r") as f:
-            intact = len(f.readline())  # the header
+            intact = len(f.readline(_MAX_LINE + 1))  # the header
             while True:
                 try:
-                    line = f.readline()
+                    line = f.readline(_MAX_LINE + 1)
                 except ValueError:  # bytes that are not text: torn mid-character
                     line = "?"
                 if not line:
                     break
-                move = _parse(line) if line.endswith("\n") else None
+                try:
+                    move = _parse(line)
+                except ValueError as e:
+                    why = "line %d: %s" % (count + 2, e)
+                    move = None
                 if move is None:
                     torn = True
                     break
                 apply(move)
                 count += 1
                 intact += len(line)
-        if torn:
+        if why:  # the whole file kept aside, the lines before the bad one played on
+            self.set_aside("%s; the %d moves before it resumed" % (why, count))
+            self._cut(intact, self.name + ".bad")
+        elif torn:
             self._cut(intact)
         return count
 
-    def _cut(self, size):
-        """Keep the first size characters of the journal (atomically, chunk by chunk)."""
+    def set_aside(self, why):
+        """Move the journal, whole, to journal.txt.bad, and why to journal.txt.why (said on
+        the console too): a journal the board cannot read is never thrown away."""
+        try:
+            self.board.open(self.name, "r").close()
+        except OSError:  # no journal: nothing to keep
+            return
+        self.board.rename(self.name, self.name + ".bad")
+        print("%s set aside as %s.bad: %s" % (self.name, self.name, why))
+        self.board.write_file(self.name + ".why", why.encode())
+
+    def _cut(self, size, source=None):
+        """Keep the first size characters of the journal (or of source: a journal set aside),
+        atomically, chunk by chunk."""
         tmp = self.name + ".tmp"
-        with self.board.open(self.name, "r") as src, self.board.open(tmp, "w") as dst:
+        with self.board.open(source or self.name, "r") as src, self.board.open(tmp, "w") as dst:
             while size > 0:
                 chunk = src.read(min(size, 512))
                 if not chunk:

@@ -70,7 +70,8 @@ class Board:
     # -- storage (the board's flash) -----------------------------------------------
 
     def read_file(self, name):
-        """The file's bytes, or None when it does not exist."""
+        """The file's bytes, or None when it does not exist; ValueError when it is larger
+        than any the firmware reads whole (MAX_READ)."""
         return read_file(name)
 
     def write_file(self, name, data):
@@ -145,10 +146,19 @@ class Board:
         sys.stdout.write(text)
 
 
+# The most bytes a file read whole may have (a rule table's, table_check.MAX_BYTES): none of
+# the firmware's is near it, and a larger one, written by something else, might not fit the heap.
+MAX_READ = 16384
+
+
 def read_file(name):
-    """A file's bytes, or None when it does not exist (before there is a board: at power-on)."""
+    """A file's bytes, or None when it does not exist (before there is a board: at power-on);
+    ValueError when it has more than MAX_READ bytes."""
     try:
+        size = os.stat(name)[6]
+        if size > MAX_READ:
+            raise ValueError("%s: expected at most %d bytes, got %d" % (name, MAX_READ, size))
         with open(name, "rb") as f:
             return f.read()
-    except OSError:
+    except OSError:  # missing, or a folder
         return None
