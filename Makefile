@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
-.PHONY: play web test test-slow lint bench clean
+.PHONY: play web uf2 test test-slow lint bench bench-uf2 clean
 # The web board's VM: the npm package pinned in package.json, exactly as package-lock.json says.
 NPM_STAMP := node_modules/.installed
 
@@ -26,6 +26,9 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 PROFILE ?= pico
 play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: PROFILE=pico16)
 	$(BIN)/cheeseboard sim --profile $(PROFILE)
+
+uf2: $(PLAY_STAMP)  ## MicroPython for a Pico with the firmware frozen in: cheeseboard-$(PROFILE).uf2
+	$(BIN)/cheeseboard uf2 --profile $(PROFILE)
 
 $(NPM_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
@@ -53,6 +56,9 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_flash.py
 	$(BIN)/python tests/bench/bench_lab.py
 	$(BIN)/python tests/bench/bench_reliability.py
+
+bench-uf2: $(STAMP)  ## building the Pico's UF2: cold, cached, one module changed (minutes)
+	$(BIN)/python tests/bench/bench_uf2.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

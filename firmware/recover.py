@@ -11,14 +11,17 @@
 # fell(): a trusted firmware that raises is restarted (a game in progress resumes from its
 # journal) rather than left at the REPL for a replug, and the fall is counted in slot.json. The
 # FALLS_BACK-th fall in a row, none of them followed by main._SETTLED_TICKS of play, goes back
-# to the previous slot as a failed trial does, if that slot is whole; with nowhere to go back
-# to, the board stops at the REPL, where a person can look.
+# to the previous slot as a failed trial does, if that slot is whole, else to the firmware
+# frozen into MicroPython where the board runs a cheeseboard UF2 (slot.json's "frozen", its
+# files in /frozen/): the last good one; with nowhere to go back to, the board stops at the
+# REPL, where a person can look.
 import os
 import sys
 
 from micropython import const
 
 FALLS_BACK = 3
+FROZEN = "frozen"  # slot.json's name for the firmware frozen into MicroPython (a UF2's)
 _WDT_MS = const(8000)  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
 _wdt = None
 
@@ -79,10 +82,12 @@ def fell(e, read_state, write_state):
         raise e  # a firmware at the root of the flash: no slots to restart or go back to
     falls = state.get("falls", 0) + 1
     if falls >= FALLS_BACK:
-        if not previous_is_whole(state):
+        back = way_back(state)
+        if not back:
             raise e
         sys.print_exception(e)
-        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)), write_state)
+        roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)), write_state,
+                  back)
     sys.print_exception(e)
     state["falls"] = falls
     write_state(state)
@@ -131,20 +136,36 @@ def _build(slot):
         return None
 
 
-def previous_is_whole(state):
+def way_back(state):
+    """Where a firmware that keeps falling goes: the previous slot when it is whole, else the
+    firmware frozen into MicroPython when the board has one and runs another; else None."""
+    if is_whole(state.get("previous")):
+        return state["previous"]
+    if state.get("active") != FROZEN and is_whole(FROZEN):
+        return FROZEN
+    return None
+
+
+def is_whole(slot):
     # A slot that `cheeseboard flash` is rewriting has no manifest until it is sealed (the
-    # old one goes first): a half-written slot is never gone back to.
+    # old one goes first): a half-written slot is never gone back to. The frozen firmware's
+    # files are in /frozen/, and its code in MicroPython's own firmware, if this is a UF2's.
+    if not slot:
+        return False
     try:
-        os.stat("/%s/manifest.json" % state["previous"])
-    except (OSError, KeyError, TypeError):
+        if slot == FROZEN:
+            import frozen_firmware  # type: ignore[import-not-found]  # noqa: F401  # a UF2's
+        os.stat("/%s/manifest.json" % slot)
+    except (OSError, ImportError):
         return False
     return True
 
 
-def roll_back(state, why, write_state):
+def roll_back(state, why, write_state, to=None):
+    to = to or state["previous"]
     failed = {"slot": state["active"], "build": state.get("build"), "error": why}
-    write_state({"active": state["previous"], "failed": failed})
-    print("cheeseboard: the new firmware failed (%s); back to %s" % (why, state["previous"]))
+    write_state({"active": to, "failed": failed})
+    print("cheeseboard: the new firmware failed (%s); back to %s" % (why, to))
     restart()
 
 

@@ -38,3 +38,29 @@ def pytest_terminal_summary(terminalreporter):
     skipped = terminalreporter.stats.get("skipped", [])
     if MISSING and any("test_web_browser" in str(r.nodeid) for r in skipped):
         terminalreporter.write_line(ENABLE % MISSING)
+
+
+def _uf2(frozen):
+    """A Pico UF2 built by `cheeseboard uf2` (cached), or a one-line skip where it cannot be."""
+    import shutil
+
+    from cheeseboard.uf2 import build_uf2, source
+
+    if not (source.THIRD_PARTY / source.MICROPYTHON_ARCHIVE).exists():
+        pytest.skip("building a UF2 needs ../shared/third_party (MicroPython's source)")
+    if not shutil.which("arm-none-eabi-gcc"):
+        pytest.skip("building a UF2 needs arm-none-eabi-gcc: apt-get install gcc-arm-none-eabi "
+                    "libnewlib-arm-none-eabi")
+    return build_uf2("pico", frozen=frozen)
+
+
+@pytest.fixture(scope="session")
+def stock_uf2():
+    """MicroPython's own firmware for a Pico, built from ../shared/third_party."""
+    return _uf2(frozen=False)
+
+
+@pytest.fixture(scope="session")
+def frozen_uf2():
+    """MicroPython for a Pico with this checkout's firmware frozen in (profile pico)."""
+    return _uf2(frozen=True)

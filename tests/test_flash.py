@@ -195,6 +195,7 @@ def test_info_reports_version_slot_profile_flash_and_heap(vboard):
     assert "firmware:  0.1.0 (build %s)" % build in r.stdout
     assert "slot:      slot_a" in r.stdout and "profile:   pico" in r.stdout
     assert "KB free of 1408 KB" in r.stdout and "KB free before the firmware starts" in r.stdout
+    assert "frozen:    none (MicroPython's own firmware)" in r.stdout  # no `cheeseboard uf2`
     vboard.reopen_console()
     assert vboard.wait_protocol()["firmware"] == "0.1.0"  # info leaves the board playing
 

@@ -5,9 +5,19 @@ import os
 
 def _home():
     # The folder the firmware was flashed into ("/slot_a/"), found from where this
-    # module was imported; "" when the cheesefw package sits at the root of the flash.
+    # module was imported. A firmware frozen into MicroPython (a UF2 built by `cheeseboard
+    # uf2`) is imported from no folder: frozen_firmware, frozen beside it, names the folder
+    # its files were put in (/frozen/). "" when the cheesefw package sits at the root of the
+    # flash.
     i = __file__.rfind("cheesefw/home.")
-    return __file__[:i] if i > 0 else ""
+    if i > 0:
+        return __file__[:i]
+    try:
+        from frozen_firmware import HOME  # type: ignore[import-not-found]  # only in a UF2
+
+        return HOME
+    except ImportError:
+        return ""
 
 
 HOME = _home()

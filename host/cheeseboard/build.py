@@ -34,9 +34,14 @@ def mpy_cross():
         raise BuildError(str(e)) from None
 
 
-def cache_dir():
+def cache_root():
+    """The host tool's cache: $CHEESEBOARD_CACHE, else ~/.cache/cheeseboard (XDG's)."""
     default = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cheeseboard"
-    return Path(os.environ.get("CHEESEBOARD_CACHE") or default) / "mpy"
+    return Path(os.environ.get("CHEESEBOARD_CACHE") or default)
+
+
+def cache_dir():
+    return cache_root() / "mpy"
 
 
 # No line numbers in the bytecode: a board keeps its code in its heap, and the line tables are

@@ -19,6 +19,7 @@ from cheeseboard.protocol import ProtocolError
 from cheeseboard.rules import RulesError
 from cheeseboard.scenario import cli as scenario_cli
 from cheeseboard.sim import flash as simflash
+from cheeseboard.uf2.source import UF2Error
 
 # The VM and the board's boot code do not start in less; no board this runs on has more.
 MIN_HEAP, MAX_HEAP = 64 * 1024, 16 * 1024 * 1024
@@ -280,6 +281,7 @@ COMMANDS = {
     "info": (flash_cli.do_info, "a board's firmware, slot, profile, free flash and heap"),
     "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
     "lab": (None, "play many games on this computer: who wins, how long games last"),
+    "uf2": (None, "build MicroPython for a Pico with the firmware frozen in, as one .uf2"),
 }
 
 
@@ -297,6 +299,7 @@ INTERRUPTED = {
     "profile": "nothing on a board was touched",
     "lab": "nothing was written to its folder (a report is written only once every game is "
            "played)",
+    "uf2": "no UF2 was written (what was already built stays in the cache for the next time)",
 }
 
 
@@ -339,6 +342,11 @@ def build_parser():
             from cheeseboard.lab.command import add_parser
 
             add_parser(sub)
+            continue
+        if name == "uf2":
+            from cheeseboard.uf2 import command as uf2_command
+
+            uf2_command.add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -404,13 +412,17 @@ def main(argv=None):
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
             PortError, BoardUnreachable, RulesError, snapshot.SnapshotError,
-            web.WebError, LabError) as e:
+            web.WebError, LabError, UF2Error) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 
 
 def _lazy_handler(command):
     """The handler of a command whose module is imported only when it runs."""
+    if command == "uf2":
+        from cheeseboard.uf2.command import do_uf2
+
+        return do_uf2
     from cheeseboard.lab.command import do_lab
 
     return {"lab": do_lab}[command]

@@ -139,7 +139,9 @@ class Plan:
 def make_plan(link, image, facts, force=False):
     """Compare the image with the board's slots (hashes computed on the board)."""
     state = facts.get("state") if isinstance(facts.get("state"), dict) else {}
-    active = state.get("active") if state.get("active") in images.SLOTS else None
+    # The firmware frozen into MicroPython (a UF2's) runs like a slot: a new one goes into a
+    # slot on trial, with the frozen one to go back to, and its files can be copied from it.
+    active = state.get("active") if state.get("active") in images.SLOTS + (images.FROZEN,) else None
     slot = images.SLOTS[1] if active == images.SLOTS[0] else images.SLOTS[0]
     plan = Plan(slot, active)
     short = {p: images.sha256(d)[:16] for p, d in image.files.items()}

@@ -95,6 +95,7 @@ def facts(loader):
             "platform": sys.platform,
             "machine": os.uname().machine,
             "deflate": _has("deflate"),
+            "frozen": _has("frozen_firmware"),  # a cheeseboard UF2's MicroPython
             "state": state,
             "build": manifest.get("build") if manifest else None,
             "firmware": manifest.get("version") if manifest else None,

@@ -4,6 +4,7 @@ import sys
 import time
 
 from cheeseboard import deploy, ports
+from cheeseboard.image import FROZEN
 from cheeseboard.link import Link
 
 
@@ -109,14 +110,21 @@ def do_info(args):
             facts["machine"],
         )
     )
+    frozen_runs = state.get("active") == FROZEN
     if facts.get("build"):
-        print("firmware:  %s (build %s)" % (facts["firmware"], facts["build"]))
+        print("firmware:  %s (build %s)%s" % (facts["firmware"], facts["build"],
+                                              ", frozen into MicroPython" if frozen_runs else ""))
         print(
             "slot:      %s%s" % (state.get("active"), " (on trial)" if state.get("trial") else "")
         )
         print("profile:   %s" % facts["profile"])
     else:
         print("firmware:  none (flash it with `cheeseboard flash`)")
+    print("frozen:    %s" % (
+        "none (MicroPython's own firmware)" if not facts.get("frozen") else
+        "this one: a UF2 from `cheeseboard uf2` (a flashed slot would run first)" if frozen_runs
+        else "a firmware frozen into MicroPython (a `cheeseboard uf2` UF2): the last to go "
+             "back to"))
     if state.get("failed"):
         print(
             "last update failed: %s (%s)"

@@ -10,8 +10,12 @@ HEADER = "<!-- generated from hardware/profiles by `cheeseboard profile docs`: d
 SVG_NOTE = "<!-- generated from hardware/profiles/%s.json by `cheeseboard profile docs` -->\n"
 SUPPLY_PIN = {"rp2": "VSYS", "esp32": "5V (VIN)", "circuitpython": "VSYS"}
 FLASH = {
-    "rp2": "Hold BOOTSEL while plugging the Pico in and copy MicroPython's `.uf2` for the "
-           "Raspberry Pi Pico onto the drive that appears.",
+    "rp2": "`make uf2 PROFILE=%(name)s` (or `.venv/bin/cheeseboard uf2 --profile %(name)s`; "
+           "a few minutes the first time, then cached) builds one `cheeseboard-%(name)s.uf2`: "
+           "MicroPython with the firmware, its rule tables and this profile frozen in. Hold "
+           "BOOTSEL while plugging the Pico in and copy it onto the drive that appears: the "
+           "board boots to the menu. (Or copy MicroPython's own `.uf2` for the Raspberry Pi "
+           "Pico and install the firmware with `cheeseboard flash` below.)",
     "esp32": "Write MicroPython for ESP32 with `esptool.py --chip esp32 write_flash -z 0x1000 "
              "ESP32_GENERIC-<version>.bin`.",
     "circuitpython": "Hold BOOTSEL, copy CircuitPython's `.uf2` for the Raspberry Pi Pico, then "
@@ -101,14 +105,17 @@ def readme(profiles):
     out.append(
         "\n## Flash\n\nFirst put the firmware's runtime on the controller:\n\n")
     for p in profiles:
-        out.append("- `%s`: %s\n" % (p["name"], FLASH[p["platform"]]))
+        out.append("- `%s`: %s\n" % (p["name"], FLASH[p["platform"]] % {"name": p["name"]}))
     out.append(
-        "\nThen, from a checkout, install the cheeseboard firmware with the board's profile "
-        "(it finds the board by its USB ids; `--port` names one):\n\n```sh\n"
+        "\nThen, from a checkout, install the cheeseboard firmware with the board's profile, "
+        "or update it on a board from the UF2 (it finds the board by its USB ids; `--port` "
+        "names one):\n\n```sh\n"
         ".venv/bin/cheeseboard flash --profile pico\n"
         ".venv/bin/cheeseboard info\n```\n\n"
         "It sends only what changed, checks it on the board, and goes back to the old "
-        "firmware if the new one fails to come up ([docs/flashing.md](../docs/flashing.md)). "
+        "firmware if the new one fails to come up ([docs/flashing.md](../docs/flashing.md)); "
+        "on a board from the UF2, what is flashed runs first and the frozen firmware is the "
+        "last to go back to. "
         "CircuitPython boards are not flashed this way: copy `firmware/cheesefw`, "
         "`firmware/rules` and `firmware/main.py` onto the CIRCUITPY drive, and the profile "
         "as `profile.json`.\n\n"

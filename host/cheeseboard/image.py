@@ -4,6 +4,8 @@
                        by name); they pick the active slot and roll back a bad update
     slot_a/, slot_b/   two slots, one active: the firmware's modules compiled to .mpy,
                        its default rule tables, the board's profile, manifest.json
+    frozen/            on a board with a cheeseboard UF2: the frozen firmware's files (its
+                       code is in MicroPython's own firmware), active when slot.json names it
     slot.json          which slot is active (written by the host and the loader)
 
 The manifest names every file of the slot and the loader with its size and SHA-256,
@@ -22,6 +24,7 @@ from cheeseboard import build, paths
 
 LOADER = ("boot.py", "main.py", "recover.py")
 SLOTS = ("slot_a", "slot_b")
+FROZEN = "frozen"  # the firmware frozen into MicroPython by `cheeseboard uf2`: files in /frozen/
 MANIFEST = "manifest.json"
 STATE = "slot.json"
 PROFILE = "profile.json"

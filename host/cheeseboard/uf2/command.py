@@ -1,0 +1,67 @@
+"""`cheeseboard uf2`: write a UF2 a Pico held in BOOTSEL takes: MicroPython with the firmware
+frozen in, its rule tables and profile; one file, and the board plays."""
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from cheeseboard import paths
+from cheeseboard.uf2 import build, source, uf2file
+
+HELP = "build MicroPython for a Pico with the firmware frozen in, as one .uf2"
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "uf2", help=HELP,
+        description="Build MicroPython %d.%d for a Raspberry Pi Pico with the cheeseboard "
+                    "firmware frozen in (its rule tables and profile too) into one .uf2: hold "
+                    "BOOTSEL while plugging the Pico in and copy the file onto the drive that "
+                    "appears. Built once from MicroPython's source (a few minutes), then from "
+                    "a cache (%s) keyed by its inputs: seconds when nothing changed."
+                    % (*source.VERSION, "$CHEESEBOARD_CACHE or ~/.cache/cheeseboard"))
+    p.add_argument("--profile", default="pico",
+                   help="a Pico's hardware profile (default: pico; pico16 for a 16x16 matrix)")
+    p.add_argument("--micropython", metavar="PATH",
+                   help="a MicroPython v1.28.0 clone with its submodules (default: $%s, else "
+                        "../shared/third_party)" % source.ENV)
+    p.add_argument("--out", metavar="FILE",
+                   help="where to write it (default: cheeseboard-PROFILE.uf2 here)")
+    p.add_argument("--stock", action="store_true",
+                   help="MicroPython's own firmware, nothing frozen in (then `cheeseboard "
+                        "flash` installs the firmware)")
+    return p
+
+
+def do_uf2(args):
+    started = time.monotonic()
+    built = build.build_uf2(args.profile, args.micropython, frozen=not args.stock, say=_say)
+    default = ("micropython-rp2-pico.uf2" if args.stock
+               else "cheeseboard-%s.uf2" % args.profile)
+    out = Path(args.out or default)
+    tmp = out.with_name(".%s.%d.part" % (out.name, os.getpid()))
+    try:
+        shutil.copyfile(built, tmp)
+        tmp.replace(out)  # whole or not at all
+    finally:
+        tmp.unlink(missing_ok=True)
+    blocks = uf2file.check_rp2040(out)
+    what = ("MicroPython %d.%d for a Pico (stock)" % source.VERSION if args.stock else
+            "MicroPython %d.%d for a Pico with firmware %s frozen in (profile %s)"
+            % (*source.VERSION, _frozen_version(), args.profile))
+    print("wrote %s (%d KB, %d blocks, %.1f s): %s\nhold BOOTSEL while plugging the Pico in, "
+          "then copy it onto the drive that appears"
+          % (out, out.stat().st_size // 1024, len(blocks), time.monotonic() - started, what))
+    return 0
+
+
+def _frozen_version():
+    from cheeseboard import image
+
+    return image.firmware_version(paths.firmware_dir())
+
+
+def _say(text):
+    print(text, file=sys.stderr, flush=True)
