@@ -330,7 +330,8 @@ class PicoBoard:
             self.frame_span_ns = (int(start), int(end))
             self.frame_seq += 1
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": self.frame.hex(),
-                        "wire_ns": int(end) - int(start), "pixels": len(wire) // 6})
+                        "wire_ns": int(end) - int(start), "pixels": len(wire) // 6,
+                        "at_ms": int(end) // 1_000_000})
 
     def _emit(self, event):
         for listener in list(self.listeners):

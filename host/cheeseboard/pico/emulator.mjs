@@ -13,6 +13,7 @@
 // erase and program commands change the image in the file given, page by page, as they
 // happen, so a power cut (this process killed) leaves the flash as the chip had written it.
 import fs from 'node:fs';
+import net from 'node:net';
 import { RP2040, USBCDC } from 'rp2040js';
 
 const [flashPath, bootromPath, ledPinText, realtimeText, sideInText, sideOutText] =
@@ -25,7 +26,10 @@ const WS2812_ONE_NS = 625; // a high longer than this is a 1 bit (0: ~400 ns, 1:
 const EXIT_RESET = 3;
 
 const mcu = new RP2040();
-mcu.logger = { debug() {}, info() {}, warn() {}, error(name, msg) { process.stderr.write(`${name}: ${msg}\n`); } };
+// rp2040js reports what it does not emulate (the second core's FIFO, which MicroPython reads
+// around flash writes, and a few more); say it only when asked (CHEESEBOARD_PICO_DEBUG=1).
+const say = process.env.CHEESEBOARD_PICO_DEBUG ? (name, msg) => process.stderr.write(`${name}: ${msg}\n`) : () => {};
+mcu.logger = { debug() {}, info() {}, warn: say, error: say };
 const rom = fs.readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
 
@@ -212,6 +216,7 @@ let readSize = 0;
 // A host sends on an OUT endpoint only when it has data; until then the chip's buffer waits
 // (rp2040js's own CDC answers at once with an empty packet, which keeps the chip busy).
 mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+  if (endpoint !== cdc.outEndpoint) return; // the control endpoint: rp2040js's CDC answers
   if (!fromHost.length) {
     readWaiting = endpoint;
     readSize = size;
@@ -245,7 +250,9 @@ cdc.onSerialData = (data) => {
 
 for (const pin of mcu.gpio) pin.setInputValue(true); // pulled up: no button pressed
 let sideIn = '';
-fs.createReadStream(null, { fd: Number(sideInText) }).on('data', (chunk) => {
+// A socket on the pipe, not fs.createReadStream: a blocking read of it would hold the
+// process open at exit (the watchdog's reset) until the other side wrote again.
+new net.Socket({ fd: Number(sideInText), readable: true, writable: false }).on('data', (chunk) => {
   sideIn += chunk.toString();
   let end;
   while ((end = sideIn.indexOf('\n')) >= 0) {
@@ -292,10 +299,21 @@ ledPin.addListener((state) => {
 
 // -- the watchdog -----------------------------------------------------------------------------
 
-mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+let resetting = false;
+const watchdog = mcu.peripherals[0x40058];
+watchdog.onWatchdogTrigger = () => { // CTRL.TRIGGER: machine.reset()
   resetting = true;
 };
-let resetting = false;
+// Its own alarm misses when the counter runs down (rp2040js's timer counts down past it), so
+// the bite is an alarm of ours at the instant the counter reaches 0, set again at each write.
+const bite = mcu.clock.createAlarm(() => { resetting = true; });
+const writeWatchdog = watchdog.writeUint32.bind(watchdog);
+watchdog.writeUint32 = (offset, value) => {
+  writeWatchdog(offset, value);
+  watchdog.alarm.enable = false;
+  bite.cancel();
+  if (watchdog.enable && watchdog.tickEnable) bite.schedule(watchdog.timer.counter * 500); // 2 MHz
+};
 
 // -- running ----------------------------------------------------------------------------------
 
