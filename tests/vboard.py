@@ -18,8 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 class VBoard:
     """`cheeseboard sim --headless` in a process of its own, with its console and side channel."""
 
-    def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None, seed=None):
+    def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None, seed=None,
+                 target="unix", uf2=None):
+        # With target="pico", flash_dir is the emulated Pico's flash image (a file) and uf2
+        # what is copied onto it first.
         self.flash_dir = Path(flash_dir)
+        self.target = target
+        self.uf2 = uf2
         self.profile = profile
         self.heap = heap
         self.blank = blank
@@ -35,6 +40,10 @@ class VBoard:
     def start(self):
         cmd = [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--profile",
                self.profile, "--flash", str(self.flash_dir), "--control", self.control]
+        if self.target != "unix":
+            cmd += ["--target", self.target]
+        if self.uf2:
+            cmd += ["--uf2", str(self.uf2)]
         if self.heap:
             cmd += ["--heap", str(self.heap)]
         if self.blank:

@@ -37,6 +37,8 @@ def do_sim(args):
     from cheeseboard.sim.control import ControlServer
 
     profile = paths.load_profile(args.profile)
+    if args.target == "pico":
+        return _sim_pico(args, profile)
     heap = args.heap or profile["heap"]
     with _sim_flash(args, profile) as (flash_dir, about):
         board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
@@ -61,6 +63,56 @@ def do_sim(args):
         finally:
             board.stop()
             control.close()
+    return 0
+
+
+def _sim_pico(args, profile):
+    """An emulated Pico: a UF2 on rp2040js, its flash a file that stays between runs."""
+    from cheeseboard.pico.board import PicoBoard, PicoError
+    from cheeseboard.pico.flash import FlashImageError
+    from cheeseboard.sim import view
+    from cheeseboard.sim.control import ControlServer
+
+    if profile["platform"] != "rp2":
+        raise CommandError("--target pico: the profile %r is for %s, not a Pico (try --profile "
+                           "pico)" % (profile["name"], profile["platform"]))
+    for option in ("heap", "baud", "seed", "blank", "source"):
+        if getattr(args, option):
+            raise CommandError("--target pico: --%s is for the unix-port board (a Pico has its "
+                               "own heap, USB and entropy)" % option)
+    flash_path = Path(args.flash) if args.flash else \
+        simflash.default_folder(profile).with_name(profile["name"] + "-pico-flash.bin")
+    flash_path.parent.mkdir(parents=True, exist_ok=True)
+    held = simflash.lock(flash_path)
+    try:
+        if args.fresh and flash_path.exists():
+            flash_path.unlink()
+        try:
+            board = PicoBoard(flash_path, profile, uf2=args.uf2, realtime=not args.headless,
+                              name="%s (emulated Pico)" % profile["title"])
+        except (PicoError, FlashImageError) as e:
+            raise CommandError(str(e)) from None
+        control_path = args.control or str(flash_path) + ".sock"
+        control = ControlServer(board, control_path)
+        print(board.pty_path, flush=True)
+        print("flash: %s (a Pico's 2 MB flash image, kept)\nside channel: %s\n"
+              "emulated RP2040 (rp2040js): its timings err fast (no XIP wait states)"
+              % (flash_path, control_path), file=sys.stderr, flush=True)
+        board.start()
+        try:
+            if args.headless:
+                signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+                while True:
+                    signal.pause()
+            else:
+                view.run(board, profile)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            board.stop()
+            control.close()
+    finally:
+        held.close()
     return 0
 
 
@@ -351,6 +403,12 @@ def build_parser():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
             p.add_argument("--profile", default="pico", help="hardware profile (default: pico)")
+            p.add_argument("--target", choices=("unix", "pico"), default="unix",
+                           help="unix: the firmware on MicroPython's unix port (default); pico: "
+                                "a UF2 on an emulated RP2040 (rp2040js), --flash its image file")
+            p.add_argument("--uf2", metavar="PATH",
+                           help="with --target pico: copy this UF2 onto the Pico's flash first, "
+                                "as onto a Pico in BOOTSEL mode (its filesystem stays)")
             p.add_argument("--flash", metavar="DIR",
                            help="the board's flash folder (kept; a new one gets the firmware). "
                                 "Default: one board per profile in your data folder, whose "

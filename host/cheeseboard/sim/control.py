@@ -77,7 +77,9 @@ class ControlServer:
             self._send(conn, {"ev": "status", "on": board.is_on, "boots": board.boots,
                               "frame_seq": board.frame_seq, "pty": board.pty_path,
                               "bytes_in": board.bytes_in, "bytes_out": board.bytes_out,
-                              "watchdog_resets": board.watchdog_resets})
+                              "watchdog_resets": board.watchdog_resets,
+                              # the chip's own clock, where the board is an emulated chip
+                              "board_ms": getattr(board, "board_ms", None)})
         else:
             raise ValueError("unknown op %r" % op)
 
@@ -115,6 +117,7 @@ class SimLink:
         self.frame = None
         self.frame_seq = 0
         self.frame_time = 0.0
+        self.frame_event = None
         self.events = []
         threading.Thread(target=self._read, name="simlink", daemon=True).start()
 
@@ -129,6 +132,7 @@ class SimLink:
                     self.frame = bytes.fromhex(event["rgb"])
                     self.frame_seq = event["seq"]
                     self.frame_time = time.monotonic()
+                    self.frame_event = event  # an emulated chip adds the pin's timing
                 else:
                     self.events.append(event)
                 self._cond.notify_all()
