@@ -198,7 +198,10 @@ class VirtualTable:
     """The same driving on the virtual board: pins pressed on the side channel, state read
     over the serial protocol (observation only: every choice is made with the buttons)."""
 
-    PRESS_MS = 30  # held long enough to pass the 20 ms debounce
+    # Held long enough to pass the 20 ms debounce wherever the press falls between two 10 ms
+    # ticks (in virtual time it starts on a tick: the samples 10, 20 and 30 ms later must all
+    # see it down).
+    PRESS_MS = 40
     GAP_S = 0.075  # until the release has been debounced too
 
     def __init__(self, vboard):
@@ -206,29 +209,21 @@ class VirtualTable:
         self.presses = 0
 
     def press(self, name):
-        import time
-
         self.vboard.link.press(name, hold_ms=self.PRESS_MS)
         self.presses += 1
-        time.sleep(self.GAP_S)
+        self.vboard.sleep(self.GAP_S)
 
     def hold(self, name):
-        import time
-
         self.vboard.link.hold(name)
         self.presses += 1
-        time.sleep(self.GAP_S)
+        self.vboard.sleep(self.GAP_S)
 
     def release(self, name):
-        import time
-
         self.vboard.link.release(name)
-        time.sleep(self.GAP_S)
+        self.vboard.sleep(self.GAP_S)
 
     def wait(self, ms):
-        import time
-
-        time.sleep(ms / 1000)
+        self.vboard.sleep(ms / 1000)
 
     def state(self):
         return self.vboard.request("state")["state"]

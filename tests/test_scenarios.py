@@ -88,6 +88,20 @@ KITCHEN = "name: t\ngame: kitchen\nsteps:\n  - press: ok\n"
      "a list"),
     ("name: [\n", "not YAML at line 2, column 1"),
     ("", "got an empty file"),
+    (KITCHEN + "  - wait: 999999999\n", "step 2 (wait): expected a time up to 600s, got 999999999"),
+    (KITCHEN + "  - wait: 700s\n", "step 2 (wait): expected a time up to 600s, got '700s'"),
+    (KITCHEN + "  - expect-dark: {light: status, within: 999999999}\n",
+     "step 2 (expect-dark): within: expected a time up to 600s, got 999999999"),
+    (KITCHEN + "  - expect-state: {wait: roll, within: 11min}\n",
+     "step 2 (expect-state): within: expected a time such as 200ms or 1.5s, got '11min'"),
+    ("name: t\ngame: gouda\nboard: {timeout: 9999s}\nsteps: [reset]\n",
+     "board.timeout: expected a time up to 600s, got '9999s'"),
+    (KITCHEN + "  - snapshot: /elsewhere/x.svg\n",
+     "step 2 (snapshot): expected a path under the scenario's folder (no leading / and no ..), "
+     "got '/elsewhere/x.svg'"),
+    (KITCHEN + "  - snapshot: ../../x.svg\n", "step 2 (snapshot): expected a path under the"),
+    (KITCHEN + "  - expect-console: '(unclosed'\n",
+     "step 2 (expect-console): line: '(unclosed' is not a regular expression: missing )"),
 ])
 def test_a_bad_file_is_refused_before_a_board_starts(tmp_path, monkeypatch, text, message):
     def no_board(*args):
@@ -98,6 +112,27 @@ def test_a_bad_file_is_refused_before_a_board_starts(tmp_path, monkeypatch, text
     assert not result.passed
     assert message in result.failure
     assert "\n" not in result.failure
+
+
+def test_a_file_that_is_not_utf8_or_nested_too_deep_is_one_line_and_the_others_run(tmp_path):
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"name: fromage \xe0 la carte\ngame: gouda\nsteps: [reset]\n")
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("name: t\ngame: gouda\nsteps: " + "[" * 5000 + "]" * 5000 + "\n")
+    good = write(tmp_path, "name: ok\ngame: gouda\nsteps:\n  - expect-state: {mode: menu}\n",
+                 "good.yaml")
+    results = runner.run_all([latin, deep, good], jobs=1)
+    assert results[0].failure == "not UTF-8 text: byte 0xe0 at offset 14"
+    assert results[1].failure == "nested too deep to be a scenario"
+    assert results[2].passed, results[2].line()
+
+
+def test_a_snapshot_under_out_stays_under_out(tmp_path):
+    path = write(tmp_path, "name: t\ngame: gouda\nsteps:\n  - snapshot: pics/menu.svg\n")
+    out = tmp_path / "out"
+    assert runner.run_file(path, runner.Options(out=out)).passed
+    assert (out / "s" / "pics" / "menu.svg").exists()
+    assert not (tmp_path / "pics").exists()
 
 
 def test_a_table_the_board_would_refuse_is_refused_before_it_starts(tmp_path, monkeypatch):

@@ -1,7 +1,5 @@
 """Buttons pressed on the virtual board's pins reach the firmware as the player meant."""
 
-import time
-
 import pytest
 
 pytestmark = pytest.mark.board
@@ -30,10 +28,10 @@ def test_a_long_press_is_one_press_and_several_buttons_at_once_each_count(vboard
     vboard.link.wait_for(lambda s: vboard.request("state")["state"]["value"] != start["value"],
                          timeout=5, what="the menu to move")
     moved = vboard.request("state")["state"]["value"]
-    time.sleep(1.4)  # until the long press is released
+    vboard.sleep(1.4)  # until the long press is released
     vboard.link.pin("next", [(0, 0), (100, 1)])
     vboard.link.pin("prev", [(0, 0), (100, 1)])  # together: +1 and -1
-    time.sleep(0.5)
+    vboard.sleep(0.5)
     assert vboard.request("state")["state"]["value"] == moved
 
 
@@ -49,13 +47,13 @@ def test_idle_ticks_write_no_frame(vboard):
 def test_a_stuck_button_is_reported_and_the_others_still_work(vboard):
     vboard.wait_protocol()
     vboard.link.hold("back", bounce_ms=3)  # jammed down
-    time.sleep(10.6)
+    vboard.sleep(10.6)
     reply = vboard.request("state")
     assert reply["stuck"] == ["back"]
     start = reply["state"]["value"]
     vboard.link.press("next", hold_ms=60)
-    time.sleep(0.3)
+    vboard.sleep(0.3)
     assert vboard.request("state")["state"]["value"] != start  # play goes on
     vboard.link.release("back")
-    time.sleep(0.3)
+    vboard.sleep(0.3)
     assert vboard.request("state")["stuck"] == []

@@ -15,13 +15,20 @@ from cheeseboard.sim.control import SimLink
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# The board's clock in tests: virtual (the test moves it; nothing waits on the wall) unless
+# CHEESEBOARD_TEST_CLOCK=real asks for the host's, to check that a test holds in real time too.
+DEFAULT_CLOCK = os.environ.get("CHEESEBOARD_TEST_CLOCK", "virtual")
+
+
 class VBoard:
     """`cheeseboard sim --headless` in a process of its own, with its console and side channel."""
 
     def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None, seed=None,
-                 target="unix", uf2=None):
+                 target="unix", uf2=None, clock=None):
         # With target="pico", flash_dir is the emulated Pico's flash image (a file) and uf2
-        # what is copied onto it first.
+        # what is copied onto it first. The emulated Pico keeps its own clock (emulated cycles),
+        # which the host does not drive: to a test, it is a board in real time.
+        self.clock = clock or (DEFAULT_CLOCK if target == "unix" else "real")
         self.flash_dir = Path(flash_dir)
         self.target = target
         self.uf2 = uf2
@@ -52,14 +59,43 @@ class VBoard:
             cmd += ["--baud", str(self.baud)]
         if self.seed is not None:
             cmd += ["--seed", str(self.seed)]
+        if self.target == "unix":
+            cmd += ["--clock", self.clock]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      cwd=str(ROOT), start_new_session=True)
         self.pty = self.proc.stdout.readline().decode().strip()
         if not self.pty.startswith("/dev/"):
             raise RuntimeError("sim did not start: %s" % self.proc.stderr.read().decode())
-        self.link = SimLink(self.control)
+        self.link = SimLink(self.control, virtual=self.virtual)
         self.port = serial.Serial(self.pty, 115200, timeout=0.1)
         self.client = Client(self.port, timeout=10)
+
+    @property
+    def virtual(self):
+        return self.clock == "virtual"
+
+    # -- the board's clock --------------------------------------------------------
+
+    def sleep(self, seconds):
+        """Let the board act for this long (on its own clock when virtual)."""
+        self.link.sleep(seconds)
+
+    def advance(self, ms, until=None):
+        """Move a virtual board's clock by ms (until "frame", "event" or "idle" may stop it
+        sooner); the board's time after it (ms). On a real-time board: sleep as long."""
+        if not self.virtual:
+            time.sleep(ms / 1000)
+            return None
+        return self.link.run(ms, until)["now"]
+
+    def run_until_idle(self, limit_ms=5000):
+        """Run the board until a tick does nothing visible (at most limit_ms)."""
+        return self.advance(limit_ms, "idle")
+
+    def free_running(self):
+        """A context in which a virtual board runs as fast as it can (for a tool in another
+        process that waits on the wall's time, such as `cheeseboard flash`)."""
+        return _FreeRunning(self)
 
     def power_cut(self):
         """Kill the whole virtual board at this instant (VM and simulator alike)."""
@@ -132,3 +168,17 @@ class VBoard:
     def reopen_console(self):
         self.port = serial.Serial(self.pty, 115200, timeout=0.1)
         self.client = Client(self.port, timeout=10)
+
+
+class _FreeRunning:
+    def __init__(self, board):
+        self.board = board
+
+    def __enter__(self):
+        if self.board.virtual:
+            self.board.link.send(op="run", free=True)
+        return self.board
+
+    def __exit__(self, *exc):
+        if self.board.virtual and self.board.link:
+            self.board.link.run(0)  # a run of its own ends the free one: the clock is held

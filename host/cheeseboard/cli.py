@@ -44,7 +44,7 @@ def do_sim(args):
         board = VirtualBoard(flash_dir, heap, name="%s (virtual cheeseboard)" % profile["title"],
                              baud=args.baud,
                              fs_size=simflash.FILESYSTEM.get(profile["platform"], 0),
-                             seed=args.seed)
+                             seed=args.seed, clock=args.clock)
         control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
         control = ControlServer(board, control_path)
         print(board.pty_path, flush=True)
@@ -432,6 +432,9 @@ def build_parser():
             p.add_argument("--seed", type=seed_number, metavar="N",
                            help="make the die repeatable: each game's seed follows from N "
                                 "(default: random, as on a real board)")
+            p.add_argument("--clock", choices=("real", "virtual"), default="real",
+                           help="the board's time: the host's (default), or a clock the side "
+                                "channel's `run` moves (the VM runs flat out in between)")
         elif name in ("hello", "state", "log"):
             p.add_argument("--port", help=rules_cli.PORT_HELP)
             if name == "log":

@@ -2,7 +2,9 @@
 
 LED frames and button pin levels travel on the simulator's side channel
 (`simboard`, loaded by the virtual board before the firmware); the console is
-the VM's stdin/stdout, which the simulator bridges to a pseudo-terminal.
+the VM's stdin/stdout, which the simulator bridges to a pseudo-terminal. The clock is
+simboard's too: real time, or the board's own time that the host moves (virtual time),
+the same firmware either way.
 """
 
 import sys
@@ -30,7 +32,7 @@ class SimPin:
         self._steps = [(time.ticks_add(now, t), v) for t, v in steps]
 
     def value(self):
-        now = time.ticks_ms()
+        now = simboard.ticks_ms()
         steps = self._steps
         while steps and time.ticks_diff(now, steps[0][0]) >= 0:
             self._level = steps.pop(0)[1]
@@ -48,6 +50,12 @@ class Board(base.Board):
     def _make_pin(self, name, pin_id):
         return SimPin()
 
+    def ticks_ms(self):
+        return simboard.ticks_ms()
+
+    def sleep_ms(self, ms):
+        simboard.sleep_ms(ms)
+
     def _transmit(self, frame):
         simboard.send_frame(frame)
 
@@ -59,8 +67,10 @@ class Board(base.Board):
             self._side_message(line)
 
     def _side_message(self, line):
+        # "P <button> <ms>:<level>,... [<from>]": from is the board's time the levels count
+        # from (virtual time: the exact instant the host pressed), else the moment read.
         parts = line.split()
-        if len(parts) == 3 and parts[0] == b"P":
+        if len(parts) in (3, 4) and parts[0] == b"P":
             pin = self.pins.get(parts[1].decode())
             if pin is None:
                 return  # a button this profile does not have
@@ -68,7 +78,8 @@ class Board(base.Board):
             for step in parts[2].split(b","):
                 t, v = step.split(b":")
                 steps.append((int(t), int(v)))
-            pin.drive(time.ticks_ms(), steps)
+            start = time.ticks_add(0, int(parts[3])) if len(parts) == 4 else simboard.ticks_ms()
+            pin.drive(start, steps)
 
     def random_seed(self):
         # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.

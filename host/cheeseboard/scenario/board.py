@@ -1,8 +1,10 @@
 """One scenario's virtual board: the simulator in this process, its console, its LED frames.
 
 The board is the same `VirtualBoard` that `cheeseboard sim` runs (the firmware on the real
-MicroPython VM), headless: buttons are driven at pin level, every frame the firmware writes
-is kept with the moment it came, and the protocol is spoken over the board's own console.
+MicroPython VM), headless, in virtual time: the runner moves the board's clock, so a scenario
+gives the same result on a busy machine and its waits take no wall time. Buttons are driven at
+pin level, every frame the firmware writes is kept with the board's time it came at, and the
+protocol is spoken over the board's own console.
 """
 
 import hashlib
@@ -19,9 +21,11 @@ from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
 from cheeseboard.sim.control import press_levels
 
-RELEASE_MS = 100  # after a release, until the debounce has taken it (with room for a late VM)
+RELEASE_MS = 100  # after a release, until the debounce has surely taken it
 FRAMES_KEPT = 4000
-ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often
+CONSOLE_KEPT = 1 << 20  # console bytes kept for expect-console
+ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often (wall time)
+STEP_MS = 100  # a wait for what the board shows moves its clock this far at most a step
 
 _images = {}
 _images_lock = threading.Lock()
@@ -56,10 +60,11 @@ class ScenarioBoard:
             flash.mkdir(parents=True)
             image.write_to_folder(_image(self.profile), flash)
         self._cond = threading.Condition()
-        self.frames = []  # [(time.monotonic(), frame bytes)], oldest first
+        self.frames = []  # [(the board's time in ms, frame bytes)], oldest first
         self.board = VirtualBoard(
             flash, self.profile["heap"], name="%s (virtual cheeseboard)" % self.profile["title"],
-            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed)
+            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed,
+            clock="virtual")
         self.board.listeners.append(self._event)
         self.board.start()
         self.port = _Recorded(serial.Serial(self.board.pty_path, 115200, timeout=0.1))
@@ -79,9 +84,21 @@ class ScenarioBoard:
             self.off_reason = "it kept crashing (see the firmware's errors above)"
         if event.get("ev") == "frame":
             with self._cond:
-                self.frames.append((time.monotonic(), bytes.fromhex(event["rgb"])))
+                self.frames.append((self.now(), bytes.fromhex(event["rgb"])))
                 del self.frames[:-FRAMES_KEPT]
                 self._cond.notify_all()
+
+    # -- the board's clock ---------------------------------------------------------------------
+
+    def now(self):
+        """The board's time (ms)."""
+        return self.board.clock.now
+
+    def run(self, ms, until=None):
+        """Let the board run for ms of its time (until "frame" or "event" may stop it sooner).
+        A firmware that computes for the timeout without sleeping is left to it: the next
+        question it does not answer says so."""
+        self.board.run(ms, until, wall_limit=self.timeout)
 
     # -- what the board shows ----------------------------------------------------------------
 
@@ -100,19 +117,23 @@ class ScenarioBoard:
             before = [f for when, f in self.frames if when < t]
         return before[-1:] + later
 
-    def watch(self, holds, within_s):
-        """Wait until holds(frames seen since the call) is true; the frames, and whether it held."""
-        start = time.monotonic()
-        deadline = start + within_s
+    def watch(self, holds, within_ms):
+        """Run the board until holds(frames seen since the call) is true, for within_ms of its
+        time at most; the frames, and whether it held."""
+        start = self.now()
         while True:
             frames = self.frames_since(start) or [self.frame]
             if holds(frames):
                 return frames, True
-            left = deadline - time.monotonic()
+            left = start + within_ms - self.now()
             if left <= 0:
                 return frames, False
-            with self._cond:
-                self._cond.wait(min(left, 0.05))
+            self.run(min(left, STEP_MS), "frame")
+
+    def console_since(self, mark):
+        """The console's bytes from byte mark on (everything the board wrote, replies too)."""
+        self.port.drain()
+        return self.port.log_since(mark)
 
     # -- the console ---------------------------------------------------------------------------
 
@@ -194,8 +215,7 @@ class ScenarioBoard:
         self.need_power()
         self.wait_up()
         self.board.set_pin(button, press_levels(ms))
-        self.request("state")
-        time.sleep((ms + RELEASE_MS) / 1000)
+        self.run(ms + RELEASE_MS)
 
     def power_cut(self):
         self.board.power_cut()
@@ -210,6 +230,7 @@ class ScenarioBoard:
         self.board.power_cut()
         self._dark()
         self.board.power_on()
+        self.up = False
 
     def _dark(self):
         """Without power the LEDs go dark (and come up dark, until the firmware lights them)."""
@@ -218,19 +239,38 @@ class ScenarioBoard:
 
 
 class _Recorded:
-    """A serial port that keeps the last console bytes it read (the protocol skips what is
-    not a reply, such as a traceback, and a failure should still say it)."""
+    """A serial port that keeps the console bytes it read (the protocol skips what is not a
+    reply, such as a traceback, and a failure should still say it; expect-console reads them)."""
 
     KEEP = 8192
 
     def __init__(self, port):
         self._port = port
         self.seen = b""
+        self.log = bytearray()  # the console since the start (its last CONSOLE_KEPT bytes)
+        self.dropped = 0  # bytes of the log let go
 
     def read(self, n=1):
         data = self._port.read(n)
         self.seen = (self.seen + data)[-self.KEEP:]
+        self.log += data
+        if len(self.log) > CONSOLE_KEPT:
+            self.dropped += len(self.log) - CONSOLE_KEPT
+            del self.log[:-CONSOLE_KEPT]
         return data
+
+    def drain(self):
+        """Read whatever waits (the protocol reads only up to its reply)."""
+        while self._port.in_waiting:
+            self.read(self._port.in_waiting)
+
+    @property
+    def end(self):
+        """The console's length so far (a mark for log_since)."""
+        return self.dropped + len(self.log)
+
+    def log_since(self, mark):
+        return bytes(self.log[max(0, mark - self.dropped):])
 
     def write(self, data):
         return self._port.write(data)

@@ -25,6 +25,8 @@ from cheeseboard.rules import check_file
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "scenario.schema.json"
 DEFAULT_SEED = 1
 DEFAULT_TIMEOUT_MS = 10_000
+DEFAULT_WITHIN_MS = 2000  # how long an expect- step waits for what it expects (board time)
+MAX_MS = 600_000  # the longest wait, within or timeout: ten minutes of the board's time
 PRESS_MS = 150  # a press: held long enough for the 20 ms debounce even when the VM runs late
 STATE_FIELDS = ("mode", "step", "value", "choices", "game", "options", "wait", "turn", "moves",
                 "refused", "winners", "status", "offer", "seat")
@@ -68,17 +70,24 @@ def load(path):
         return _resolve(path, doc)
     except ScenarioError as e:
         raise ScenarioError("%s: %s" % (path, e)) from None
+    except RecursionError:  # (the checks walk the document: a deep one outruns the stack)
+        raise ScenarioError("%s: nested too deep to be a scenario" % path) from None
 
 
 def _read_yaml(path):
     import yaml
 
     try:
-        text = path.read_text()
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise ScenarioError("cannot read it: %s" % (e.strerror or e)) from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError("not UTF-8 text: byte 0x%02x at offset %d" % (
+            e.object[e.start], e.start)) from None
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise ScenarioError("nested too deep to be a scenario") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = " at line %d, column %d" % (mark.line + 1, mark.column + 1) if mark else ""
@@ -118,6 +127,8 @@ def _describe(error):
         message = "expected a time such as 200ms or 1.5s, got %r" % (error.instance,)
     elif error.validator == "pattern":
         message = "expected a file name ending .svg or .png, got %r" % (error.instance,)
+    elif error.validator == "maximum" and error.validator_value == MAX_MS:
+        message = "expected a time up to %ds, got %r" % (MAX_MS // 1000, error.instance)
     elif error.validator == "maxProperties" and where[:1] == ["steps"]:
         message = "expected one step (a '-' before each), got %s" % ", ".join(error.instance)
     elif where[-1:] == ["colour"] and error.validator == "type":
@@ -259,7 +270,7 @@ def _resolve(path, doc):
             raise ScenarioError("board.flash: %s is not a folder" % flash)
     scenario = Scenario(path=path, name=doc["name"], game=doc["game"], profile=profile,
                         seed=board.get("seed", DEFAULT_SEED), flash=flash, sync=synced,
-                        timeout_ms=_ms(board.get("timeout"), DEFAULT_TIMEOUT_MS))
+                        timeout_ms=_ms(board.get("timeout"), DEFAULT_TIMEOUT_MS, "board.timeout"))
     for n, raw in enumerate(doc["steps"], 1):
         kind, value = (raw, None) if isinstance(raw, str) else next(iter(raw.items()))
         step = Step(n, kind, {})
@@ -289,24 +300,40 @@ def _step_args(kind, value, names, where, here):
         return {"buttons": [names.button(b, "%s: %d" % (where, i + 1))
                             for i, b in enumerate(value)], "ms": PRESS_MS}
     if kind == "wait":
-        return {"ms": _ms(value, 0)}
+        return {"ms": _ms(value, 0, where)}
     if kind in ("expect-light", "expect-dark", "expect-blink"):
         label, pixels = names.pixels(value, where)
-        args = {"label": label, "pixels": pixels, "within_ms": _ms(value.get("within"), 2000),
+        args = {"label": label, "pixels": pixels, "within_ms": _within(value, where),
                 "tolerance": value.get("tolerance", 0 if kind == "expect-dark" else 16),
                 "which": value.get("which", "all")}
         if "colour" in value:
             args["colour_name"], args["colour"] = names.colour(value["colour"], where)
         return args
     if kind == "expect-state":
-        unknown = sorted(set(value) - set(STATE_FIELDS))
+        subset = {k: v for k, v in value.items() if k != "within"}
+        unknown = sorted(set(subset) - set(STATE_FIELDS))
         if unknown:
             raise ScenarioError("%s: %s is not a field of the board's state: expected some of %s"
-                                % (where, unknown[0], ", ".join(STATE_FIELDS)))
-        return {"subset": value, "within_ms": 2000}
+                                % (where, unknown[0], ", ".join(STATE_FIELDS + ("within",))))
+        return {"subset": subset, "within_ms": _within(value, where)}
+    if kind == "expect-refused":
+        return {"within_ms": _within(value or {}, where)}
+    if kind == "expect-console":
+        if isinstance(value, str):
+            value = {"line": value}
+        try:
+            pattern = re.compile(value["line"])
+        except re.error as e:
+            raise ScenarioError("%s: line: %r is not a regular expression: %s"
+                                % (where, value["line"], e)) from None
+        return {"pattern": pattern, "within_ms": _within(value, where)}
     if kind == "snapshot":
-        return {"file": here / value, "name": value}
-    return {}  # expect-refused, power-cut, power-on, reset
+        name = Path(value)
+        if name.is_absolute() or ".." in name.parts:
+            raise ScenarioError("%s: expected a path under the scenario's folder (no leading / "
+                                "and no ..), got %r" % (where, value))
+        return {"file": here / name, "name": value}
+    return {}  # power-cut, power-on, reset
 
 
 def _table_file(path, game, where, table):
@@ -318,11 +345,23 @@ def _table_file(path, game, where, table):
     return path, data if data.get("game", path.stem) == game else table
 
 
-def _ms(value, default):
-    """Milliseconds from 200ms, 1.5s or a plain number of ms."""
+def _within(value, where):
+    return _ms(value.get("within"), DEFAULT_WITHIN_MS, where + ": within")
+
+
+def _ms(value, default, where):
+    """Milliseconds from 200ms, 1.5s or a plain number of ms, at most MAX_MS."""
     if value is None:
         return default
-    if isinstance(value, int):
-        return value
-    number, unit = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s)", value).groups()
-    return int(round(float(number) * (1000 if unit == "s" else 1)))
+    time = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s)", value) if isinstance(value, str) \
+        else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        ms = value
+    elif time:
+        ms = int(round(float(time.group(1)) * (1000 if time.group(2) == "s" else 1)))
+    else:  # (where the schema has not already said so: expect-state's within)
+        raise ScenarioError("%s: expected a time such as 200ms or 1.5s, got %r" % (where, value))
+    if ms > MAX_MS:
+        raise ScenarioError("%s: expected a time up to %ds, got %r" % (where, MAX_MS // 1000,
+                                                                       value))
+    return ms

@@ -14,7 +14,9 @@ from cheeseboard.scenario import format as fmt
 from cheeseboard.scenario import pictures
 from cheeseboard.scenario.board import BoardOff, BoardTimeout, ScenarioBoard
 
-SNAPSHOT_WITHIN_S = 1.0  # a blinking board shows each of its pictures within this
+SNAPSHOT_WITHIN_MS = 1000  # a blinking board shows each of its pictures within this
+POLL_MS = 100  # the board's time between two questions while a state is waited for
+SNAPSHOT_TOLERANCE = 8  # how far each of a pixel's R, G, B may be from the reference picture's
 
 
 @dataclass
@@ -72,6 +74,9 @@ def run_file(path, options=None):
         scenario = fmt.load(path)
     except fmt.ScenarioError as e:
         return Result(path=path, failure=str(e).removeprefix("%s: " % path))
+    except Exception as e:  # noqa: BLE001 - one file's trouble must not stop the others
+        return Result(path=path, failure="the runner could not read it: %s: %s"
+                      % (type(e).__name__, e))
     return play(scenario, options)
 
 
@@ -134,6 +139,7 @@ class _Player:
         self.options = options
         self.pressed_at = None  # when the last button step began, and the refusals then
         self.refused_before = None
+        self.console_mark = 0  # expect-console looks at the console from here on
 
     def play(self, step):
         getattr(self, "do_" + step.kind.replace("-", "_"))(**step.args)
@@ -142,7 +148,7 @@ class _Player:
 
     def do_press(self, buttons, ms):
         state = self.board.state()
-        self.pressed_at = time.monotonic()
+        self.pressed_at = self.board.now()
         self.refused_before = state.get("refused")
         for b in buttons:
             self.board.press(b, ms)
@@ -150,7 +156,7 @@ class _Player:
     do_hold = do_press_many = do_press
 
     def do_wait(self, ms):
-        time.sleep(ms / 1000)
+        self.board.run(ms)
 
     # -- what the board shows --------------------------------------------------------------------
 
@@ -181,30 +187,30 @@ class _Player:
 
     def _expect(self, holds, within_ms, expected, pixels, every=False):
         self.board.wait_up()
-        frames, held = self.board.watch(holds, within_ms / 1000)
+        frames, held = self.board.watch(holds, within_ms)
         if not held:
             shown = frames if every else frames[-1:]
             raise StepFailed("%s within %gs" % (expected, within_ms / 1000),
                              " then ".join(_distinct(_pixels(f, pixels) for f in shown)))
 
     def do_expect_state(self, subset, within_ms):
-        deadline = time.monotonic() + within_ms / 1000
+        deadline = self.board.now() + within_ms
         while True:
             state = self.board.state()
             if _contains(state, subset):
                 return
-            if time.monotonic() > deadline:
-                raise StepFailed("state %s" % json.dumps(subset),
+            if self.board.now() >= deadline:
+                raise StepFailed("state %s within %gs" % (json.dumps(subset), within_ms / 1000),
                                  json.dumps({k: state.get(k) for k in subset}))
-            time.sleep(0.1)
+            self.board.run(min(POLL_MS, deadline - self.board.now()))
 
-    def do_expect_refused(self):
+    def do_expect_refused(self, within_ms):
         if self.pressed_at is None:
             raise StepFailed("a refused press", "no press before this step")
         status = self.scenario.profile["status"]
         red = fmt.signal_colours()["refused"]
         self.board.wait_up()
-        deadline = time.monotonic() + 1.0
+        deadline = self.board.now() + within_ms
         while True:
             flashed = any(_near(_rgb(f, status), red, 16)
                           for f in self.board.frames_since(self.pressed_at))
@@ -212,15 +218,35 @@ class _Player:
             counted = self.refused_before is None or (refused or 0) > self.refused_before
             if flashed and counted and refused is not None:
                 return
-            if time.monotonic() > deadline:
+            if self.board.now() >= deadline:
                 break
-            time.sleep(0.05)
+            self.board.run(min(POLL_MS, deadline - self.board.now()))
         if refused is None:
             shown = "its menu, which refuses nothing"
         else:
             shown = "%d refused presses (before the press: %d), the status light %s" % (
                 refused, self.refused_before or 0, "flashed red" if flashed else "never red")
         raise StepFailed("the last press refused (status light red, one more refusal)", shown)
+
+    def do_expect_console(self, pattern, within_ms):
+        """A line of the board's serial output (since the last line this step matched, or the
+        start) matches the pattern, within the board's time."""
+        board = self.board
+        board.need_power()
+        deadline = board.now() + within_ms
+        while True:
+            lines = board.console_since(self.console_mark).split(b"\n")
+            offset = 0
+            for raw in lines[:-1]:  # whole lines only: the last may be still coming
+                offset += len(raw) + 1
+                if pattern.search(raw.decode("utf-8", "replace").rstrip("\r")):
+                    self.console_mark += offset
+                    return
+            if board.now() >= deadline:
+                said = [x.decode("utf-8", "replace").strip() for x in lines if x.strip()][-3:]
+                raise StepFailed("a console line matching %r within %gs" % (
+                    pattern.pattern, within_ms / 1000), "; ".join(said) or "nothing on its console")
+            board.run(min(POLL_MS, deadline - board.now()), "event")
 
     # -- power, tables, pictures ---------------------------------------------------------------
 
@@ -243,22 +269,30 @@ class _Player:
             raise StepFailed("the board to take %s" % file.name, "a refusal: %s" % e) from None
 
     def do_snapshot(self, file, name):
-        path = (self.options.out / self.scenario.path.stem / name) if self.options.out else file
+        """The reference picture is the file beside the scenario (kept with it in git): the
+        board must show it within a second, each pixel's R, G, B within SNAPSHOT_TOLERANCE
+        (a PNG: exactly). Without one, or with --update-snapshots, the picture is written:
+        to the reference on an update, else under --out when given."""
         self.board.wait_up()
         scenario = self.scenario
 
         def picture(frame):
             return pictures.draw(scenario.profile, scenario.game, frame, scenario.table,
-                                 path.suffix)
+                                 file.suffix)
 
-        if path.exists() and not self.options.update_snapshots:
-            want = path.read_bytes()
-            _, held = self.board.watch(lambda frames: any(picture(f) == want for f in frames),
-                                       SNAPSHOT_WITHIN_S)
+        if file.exists() and not self.options.update_snapshots:
+            want = file.read_bytes()
+            _, held = self.board.watch(
+                lambda frames: any(pictures.same(picture(f), want, SNAPSHOT_TOLERANCE)
+                                   for f in frames), SNAPSHOT_WITHIN_MS)
             if not held:
-                raise StepFailed("the picture in %s" % path,
+                raise StepFailed("the picture in %s (each colour \u00b1%d)"
+                                 % (file, SNAPSHOT_TOLERANCE),
                                  "another (--update-snapshots rewrites the file)")
             return
+        path = file
+        if self.options.out and not self.options.update_snapshots:
+            path = self.options.out / self.scenario.path.stem / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(picture(self.board.frame))
 

@@ -10,23 +10,29 @@ mpremote and pyserial open by its path) and a MicroPython unix-port process
 - a soft reboot ends the VM process with an exit code, and a fresh VM (fresh
   heap) starts from the same flash folder in the mode the code names;
 - LED frames and button levels travel on a side channel (two pipes), never on
-  the console.
+  the console;
+- the board's clock is the host's (real time), or one the host moves (virtual time,
+  clock.py): then `run` moves it, and the VM runs flat out in between.
 
 All I/O runs in one thread around one selector; the public methods may be
 called from any thread.
 """
 
+import array
+import fcntl
 import os
 import selectors
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
 from pathlib import Path
 
 from cheeseboard.sim import vmfiles
+from cheeseboard.sim.clock import FOREVER, VirtualClock
 
 EXIT_SOFT_FRIENDLY = 64
 EXIT_SOFT_RAW = 65
@@ -36,6 +42,8 @@ RX_BUFFER = 4096  # bytes the "USB" side buffers before the host's writes block
 TX_BUFFER_MAX = 1 << 20  # output kept for a host that does not read; older bytes are dropped
 RAPID_CRASHES = 5  # crashes in a row within CRASH_WINDOW that leave the board off
 CRASH_WINDOW = 2.0
+CLOCKS = ("real", "virtual")
+RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
 
 
 class BoardError(Exception):
@@ -46,7 +54,7 @@ class VirtualBoard:
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
 
     def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None,
-                 fs_size=0, seed=None):
+                 fs_size=0, seed=None, clock="real"):
         self.flash_dir = Path(flash_dir)
         self.fs_size = fs_size  # the filesystem size os.statvfs reports (0: the host disk's)
         # The hardware's entropy source, made repeatable: each game's die seed follows from it
@@ -61,6 +69,14 @@ class VirtualBoard:
         self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
         self.listeners = []  # callables(event: dict), called from the I/O thread
         self._lock = threading.RLock()
+        if clock not in CLOCKS:
+            raise BoardError("clock: expected one of %s, got %r" % (", ".join(CLOCKS), clock))
+        self.clock = VirtualClock() if clock == "virtual" else None
+        self._moved = threading.Condition(self._lock)  # the clock moved, or the VM slept
+        self._events = 0  # events emitted and console writes by the VM, ever
+        self._tick_mark = None  # (events, frames) when the VM was last woken
+        self._idle = False  # the VM's last tick did nothing a client can see
+        self._running_since = time.monotonic()  # (wall) since the VM last got the clock
         self._sel = selectors.DefaultSelector()
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
@@ -82,7 +98,7 @@ class VirtualBoard:
         self.pty_path = os.ttyname(self.slave_fd)
         # A UART board's console: at most baud/10 bytes a second each way (8N1 framing).
         self.baud = baud
-        self._wire = {"in": _Wire(baud), "out": _Wire(baud)}
+        self._wire = {"in": _Wire(baud, self.clock), "out": _Wire(baud, self.clock)}
 
     # -- public ---------------------------------------------------------------
 
@@ -106,6 +122,7 @@ class VirtualBoard:
             self._powered = False
             self._watchdog = None  # only a reset or the power stops a watchdog
             self._kill()
+            self._advance()  # nothing holds a board without power back
 
     def hard_reset(self):
         """The reset button: power cycle without losing the console."""
@@ -118,7 +135,56 @@ class VirtualBoard:
         if not button.replace("_", "").isalnum():
             raise BoardError("bad button name %r" % button)
         steps = ",".join("%d:%d" % (int(t), 1 if v else 0) for t, v in levels)
-        self._send_side(("P %s %s" % (button, steps)).encode())
+        with self._lock:  # in virtual time, from this instant exactly
+            at = "" if self.clock is None else " %d" % self.clock.ms
+            self._send_side(("P %s %s%s" % (button, steps, at)).encode())
+
+    def run(self, ms=None, until=None, free=False, wall_limit=120.0):
+        """Move a virtual board's clock: by ms (at most), stopping early at the first tick that
+        shows a frame, emits anything, or does nothing visible (until: "frame", "event",
+        "idle"); free: as fast as the CPU allows until the next run (and back at once).
+        A VM that does not sleep within wall_limit seconds stops the run ("stalled").
+        {"now": ms, "reason": why it stopped}."""
+        clock = self.clock
+        if clock is None:
+            raise BoardError("the board runs in real time: start it with --clock virtual")
+        if until is not None and until not in RUN_UNTIL:
+            raise BoardError("until: expected one of %s, got %r" % (", ".join(RUN_UNTIL), until))
+        with self._moved:
+            if free:
+                clock.horizon = FOREVER
+                self._advance()
+                return {"now": clock.ms, "reason": "free"}
+            if ms is None or ms < 0:
+                raise BoardError("run: expected a time in ms (for) or free")
+            end = clock.now + ms
+            clock.horizon = end
+            mark = (self._events, self.frame_seq)
+            self._idle = False
+            stops = {"frame": lambda: self.frame_seq > mark[1],
+                     "event": lambda: self._events > mark[0],
+                     "idle": lambda: self._idle}
+            clock.stop_when = stops.get(until)
+            deadline = time.monotonic() + wall_limit
+            reason = "time"
+            self._advance()
+            while True:
+                if clock.wake is not None:  # the VM waits: the clock is where it will stay
+                    if clock.stop_when and clock.stop_when():
+                        reason = until
+                        break
+                    if clock.now >= end:
+                        break
+                left = deadline - time.monotonic()
+                if left <= 0:  # the VM computes and never sleeps (a hang): its board time
+                    reason = "stalled"  # is taken to pass all the same
+                    clock.now = max(clock.now, end)
+                    break
+                self._moved.wait(min(left, 0.05))
+                self._advance()
+            clock.stop_when = None
+            clock.horizon = clock.now
+            return {"now": clock.ms, "reason": reason}
 
     def stop(self):
         """Switch off and release the pty."""
@@ -166,6 +232,7 @@ class VirtualBoard:
             self.name,
             str(self.fs_size),
             "" if self.seed is None else str(int(self.seed) & 0x3FFFFFFF),
+            "" if self.clock is None else str(self.clock.ms),
         ]
         self._proc = subprocess.Popen(
             argv,
@@ -189,6 +256,9 @@ class VirtualBoard:
         self._pending_interrupts = 0
         self._rx.clear()
         self._side_buf.clear()
+        if self.clock is not None:
+            self.clock.wake = None  # booting: it runs until its first sleep
+            self._running_since = time.monotonic()
         self.boots += 1
         self._emit({"ev": "boot", "n": self.boots, "mode": mode})
 
@@ -218,6 +288,8 @@ class VirtualBoard:
                 pass
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
+        if self.clock is not None:
+            self.clock.wake = FOREVER  # no chip: nothing for the clock to wait for
 
     def _vm_exited(self, proc):
         """proc's stdout closed: a soft reboot, a crash, or the power going. Nothing to do
@@ -270,15 +342,69 @@ class VirtualBoard:
                 elif fd == self._side_out_r:
                     self._from_side()
             self._to_vm()
-            self._check_watchdog()
+            with self._lock:
+                self._advance()
+                self._check_watchdog()
 
-    def _check_watchdog(self):
+    def _now(self):
+        """The board's time in seconds (the watchdog's): the host's, or the virtual clock's."""
+        return time.monotonic() if self.clock is None else self.clock.now / 1000
+
+    def _check_watchdog(self, at=None):
+        """Bite if the watchdog was not fed in time (at: the instant the virtual clock is about
+        to reach); True when it bit."""
         dog = self._watchdog
-        if dog and time.monotonic() > dog[1]:
+        if not dog:
+            return False
+        if self.clock is None:
+            late = time.monotonic() > dog[1]
+        else:
+            # A VM that computes for the watchdog's timeout without sleeping hangs: its board
+            # time is taken to pass as the wall's.
+            late = (at is not None and at / 1000 >= dog[1]) or (
+                self.clock.wake is None and time.monotonic() - self._running_since > dog[0])
+            if late and at is not None:
+                self.clock.now = max(self.clock.now, dog[1] * 1000)
+        if late:
             self._watchdog = None
             self.watchdog_resets += 1
             self._emit({"ev": "watchdog"})
             threading.Thread(target=self.hard_reset, daemon=True).start()
+        return late
+
+    def _console_waiting(self):
+        """Whether console bytes wait for the VM to take them in."""
+        if self._rx:
+            return True
+        if self._stdin_fd is None:
+            return False
+        count = array.array("i", [0])
+        fcntl.ioctl(self._stdin_fd, termios.FIONREAD, count)
+        return count[0] > 0
+
+    def _advance(self):
+        """Virtual time: move the clock as far as it may go, and wake the VM when its sleep is
+        over (called under the lock whenever something changed)."""
+        clock = self.clock
+        if clock is None:
+            return
+        at = clock.step(self._console_waiting())
+        if at is not None and self._side_in_w is not None and not self._check_watchdog(at):
+            clock.wake = None
+            self._tick_mark = (self._events, self.frame_seq)
+            self._running_since = time.monotonic()
+            os.write(self._side_in_w, b"T %d\n" % int(at))
+        self._moved.notify_all()
+
+    def _vm_sleeps(self, wake):
+        """The VM sleeps until wake (ms; FOREVER: until console input comes)."""
+        with self._lock:
+            if wake == FOREVER and self._console_waiting():
+                return  # its input is already there: it runs on
+            mark = self._tick_mark
+            self._idle = mark == (self._events, self.frame_seq) and not self._console_waiting()
+            self.clock.wake = wake
+            self._advance()
 
     def _set_interest(self):
         events = 0
@@ -325,6 +451,9 @@ class VirtualBoard:
             except (BlockingIOError, BrokenPipeError, OSError):
                 return
             del self._rx[:n]
+            if n and self.clock is not None and self.clock.wake == FOREVER:
+                self.clock.wake = None  # the REPL had waited for this: it runs
+                self._running_since = time.monotonic()
 
     def _from_vm(self):
         # Under the lock: the VM read from is the one whose exit is handled, even when a
@@ -343,6 +472,7 @@ class VirtualBoard:
                 self._vm_exited(proc)
                 return
         self._tx += data.replace(b"\n", b"\r\n")
+        self._events += 1
         self._console_tail = (self._console_tail + data)[-64:]
         if len(self._tx) > TX_BUFFER_MAX:
             del self._tx[: len(self._tx) - TX_BUFFER_MAX]
@@ -381,7 +511,11 @@ class VirtualBoard:
 
     def _side_message(self, line):
         kind, _, rest = line.partition(b" ")
-        if kind == b"F":
+        if kind == b"S" and self.clock is not None:
+            self._vm_sleeps(int(rest))
+        elif line == b"W" and self.clock is not None:
+            self._vm_sleeps(FOREVER)
+        elif kind == b"F":
             self.frame = bytes.fromhex(rest.decode())
             self.frame_seq += 1
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": rest.decode()})
@@ -392,9 +526,9 @@ class VirtualBoard:
                 self._proc.send_signal(signal.SIGINT)
         elif kind == b"X" and rest.startswith(b"wdt "):
             seconds = int(rest[4:]) / 1000
-            self._watchdog = [seconds, time.monotonic() + seconds]
+            self._watchdog = [seconds, self._now() + seconds]
         elif line == b"X feed" and self._watchdog:
-            self._watchdog[1] = time.monotonic() + self._watchdog[0]
+            self._watchdog[1] = self._now() + self._watchdog[0]
         elif line == b"X reset":
             threading.Thread(target=self.hard_reset, daemon=True).start()
 
@@ -405,6 +539,7 @@ class VirtualBoard:
             os.write(self._side_in_w, data + b"\n")
 
     def _emit(self, event):
+        self._events += 1
         for listener in list(self.listeners):
             try:
                 listener(event)
@@ -413,15 +548,17 @@ class VirtualBoard:
 
 
 class _Wire:
-    """One direction of a serial line: how many bytes it may carry now (no limit without a baud)."""
+    """One direction of a serial line: how many bytes it may carry now (no limit without a baud).
+    In virtual time bytes cross at once and the board's clock is charged their time."""
 
-    def __init__(self, baud):
+    def __init__(self, baud, clock=None):
         self.rate = baud / 10 if baud else None  # bytes a second, with start and stop bits
+        self.clock = clock
         self.credit = 0.0
         self.last = time.monotonic()
 
     def allowance(self, want):
-        if self.rate is None:
+        if self.rate is None or self.clock is not None:
             return want
         now = time.monotonic()
         # Credit builds up for at most 5 ms, like a UART's small FIFO.
@@ -430,5 +567,7 @@ class _Wire:
         return min(want, int(self.credit))
 
     def spend(self, n):
-        if self.rate is not None:
+        if self.rate is not None and self.clock is not None:
+            self.clock.charge(1000.0 * n / self.rate)
+        elif self.rate is not None:
             self.credit -= n

@@ -5,8 +5,12 @@ the power; the console stays on the pty. One JSON object per line each way:
 
     -> {"op": "pin", "button": "ok", "levels": [[0, 0], [80, 1]]}   ms from now, 0 = pressed
     -> {"op": "power_cut"} | {"op": "power_on"} | {"op": "reset"} | {"op": "status"}
+    -> {"op": "run", "for": 500, "until": "frame"}   virtual time: move the board's clock
+       (until "frame", "event" or "idle" may end it sooner); {"op": "run", "free": true}
+       lets it run as fast as the CPU allows until the next run
     <- {"ev": "frame", "seq": 12, "rgb": "ff0000..."}   every frame the firmware writes
     <- {"ev": "boot", "n": 2, "mode": "friendly"} | {"ev": "status", ...} | {"ev": "error", ...}
+    <- {"ev": "ran", "now": 1500, "reason": "frame"}   a run's end: the board's time (ms)
 """
 
 import json
@@ -73,8 +77,14 @@ class ControlServer:
             board.power_on()
         elif op == "reset":
             board.hard_reset()
+        elif op == "run":
+            ran = board.run(msg.get("for"), msg.get("until"), bool(msg.get("free")))
+            self._send(conn, dict(ran, ev="ran"))
         elif op == "status":
+            clock = board.clock
             self._send(conn, {"ev": "status", "on": board.is_on, "boots": board.boots,
+                              "clock": "real" if clock is None else "virtual",
+                              "now": None if clock is None else clock.ms,
                               "frame_seq": board.frame_seq, "pty": board.pty_path,
                               "bytes_in": board.bytes_in, "bytes_out": board.bytes_out,
                               "watchdog_resets": board.watchdog_resets,
@@ -101,7 +111,10 @@ class ControlServer:
 class SimLink:
     """A client of the control socket: press buttons, watch frames, cut the power."""
 
-    def __init__(self, path, timeout=10.0):
+    def __init__(self, path, timeout=10.0, virtual=False):
+        """virtual: the board runs on a clock this client moves: waits move it (a timeout is
+        then in the board's seconds), and sleep() runs the board rather than the wall."""
+        self.virtual = virtual
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -154,8 +167,47 @@ class SimLink:
     def release(self, button, bounce_ms=0):
         self.pin(button, bounce(0, 1, bounce_ms))
 
+    def run(self, ms, until=None):
+        """Run a virtual board's clock for ms (until "frame", "event" or "idle" may end it
+        sooner); the "ran" event: the board's time and why the run stopped."""
+        with self._cond:
+            start = len(self.events)
+        msg = {"op": "run", "for": ms}
+        if until:
+            msg["until"] = until
+        self.send(**msg)
+        found = []
+
+        def ran(s):
+            found[:] = [e for e in s.events[start:] if e.get("ev") in ("ran", "error")]
+            return bool(found)
+
+        self._wait_wall(ran, 120.0, "the board's clock to run")
+        if found[0]["ev"] == "error":
+            raise AssertionError("run: %s" % found[0]["error"])
+        return found[0]
+
+    def sleep(self, seconds):
+        """Let the board act for this long: on its own clock when virtual, else the wall's."""
+        if self.virtual:
+            self.run(round(seconds * 1000))
+        else:
+            time.sleep(seconds)
+
     def wait_for(self, predicate, timeout=10.0, what="condition"):
-        """Wait until predicate(self) is true; AssertionError after timeout seconds."""
+        """Wait until predicate(self) is true; AssertionError after timeout seconds (the
+        board's, on a virtual board: its clock is run until then, a step at a time)."""
+        if self.virtual:
+            began = now = self.run(0)["now"]
+            while not predicate(self):
+                if now - began >= timeout * 1000:
+                    raise AssertionError("timed out after %.1fs of board time waiting for %s"
+                                         % (timeout, what))
+                now = self.run(min(1000, began + timeout * 1000 - now), "event")["now"]
+            return
+        self._wait_wall(predicate, timeout, what)
+
+    def _wait_wall(self, predicate, timeout, what):
         deadline = time.monotonic() + timeout
         with self._cond:
             while not predicate(self):
@@ -187,7 +239,7 @@ class SimLink:
         with self._cond:
             start = len(self.events)
         self.send(op="status")
-        self.wait_for(lambda s: any(e.get("ev") == "status" for e in s.events[start:]),
+        self._wait_wall(lambda s: any(e.get("ev") == "status" for e in s.events[start:]),
                       timeout, "status")
         return [e for e in self.events[start:] if e.get("ev") == "status"][0]
 

@@ -2,6 +2,10 @@
 #
 # - The side channel to the simulator: LED frames out, button levels in, never
 #   on the console. Only the simulator's HAL backend (cheesefw/hal/sim.py) uses it.
+# - The board's clock: the host's own (real time), or, on a board whose time the host
+#   drives (virtual time), a count of milliseconds that moves only when the host grants
+#   it: a sleep asks for its end ("S <ms>") and waits for the grant ("T <ms>"), and the
+#   VM runs flat out in between. Computing costs no board time.
 # - The board's `machine` and `os` modules: the unix port's own, plus what a
 #   real board has and the unix port lacks. They are installed in sys.modules,
 #   so `import machine` in the firmware finds them.
@@ -18,13 +22,17 @@ inp = None
 _poll = None
 _seed = None  # the simulator's --seed: the entropy source made repeatable
 _seeds_given = 0
+_now = None  # the board's time in ms when the host drives it (None: real time)
+_held = []  # side-channel lines that came while a sleep waited for its grant
 
 
-def connect(out_fd, in_fd, board=None, fs_size=0, seed=None):
-    """Open the side channel's two pipes (inherited from the simulator)."""
-    global out, inp, _poll, _seed, _seeds_given
+def connect(out_fd, in_fd, board=None, fs_size=0, seed=None, now=None):
+    """Open the side channel's two pipes (inherited from the simulator); now: the board's
+    time when the host drives its clock (None: the board runs in real time)."""
+    global out, inp, _poll, _seed, _seeds_given, _now
     _seed = seed
     _seeds_given = 0
+    _now = now
     if board:
         sys.modules["os"].machine = board
     sys.modules["os"].fs_size = fs_size
@@ -63,10 +71,52 @@ def send_frame(frame):
 
 def receive():
     """The next line from the simulator, or None when nothing is waiting."""
+    if _held:
+        return _held.pop(0)
     if not _poll.poll(0):
         return None
     line = inp.readline()
     return line.rstrip() if line else None
+
+
+# -- the board's clock ------------------------------------------------------------------
+
+
+def ticks_ms():
+    return time.ticks_ms() if _now is None else time.ticks_add(0, _now)
+
+
+def ticks_us():
+    return time.ticks_us() if _now is None else time.ticks_add(0, _now * 1000)
+
+
+def sleep_ms(ms):
+    """Sleep on the board's clock: in virtual time, until the host has moved it past the end."""
+    global _now
+    if _now is None:
+        time.sleep_ms(ms)
+        return
+    if ms <= 0:
+        return
+    wake = _now + ms
+    send(b"S %d" % wake)
+    while _now < wake:
+        _poll.poll(-1)
+        line = inp.readline()
+        if not line:
+            raise SystemExit(67)  # the simulator went: the board is switched off
+        line = line.rstrip()
+        if line.startswith(b"T "):
+            _now = int(line[2:])
+        else:
+            _held.append(line)  # a button's levels: the HAL reads them at its next poll
+
+
+def waiting_for_console():
+    """The REPL is about to wait for console input: in virtual time, the host may move the
+    clock on meanwhile (nothing on the board wakes before a byte comes)."""
+    if _now is not None:
+        send(b"W")
 
 
 class _Module:
@@ -83,7 +133,7 @@ class _Machine(_Module):
         """Hard reset: the simulator power-cycles the chip, as its watchdog would."""
         send(b"X reset")
         while True:
-            time.sleep_ms(1000)
+            sleep_ms(1000)
 
     class WDT:
         """The watchdog: the simulator resets the chip when it is not fed within timeout
@@ -91,10 +141,10 @@ class _Machine(_Module):
 
         def __init__(self, id=0, timeout=5000):
             send(b"X wdt %d" % timeout)
-            self._fed = time.ticks_ms()
+            self._fed = ticks_ms()
 
         def feed(self):
-            now = time.ticks_ms()
+            now = ticks_ms()
             if time.ticks_diff(now, self._fed) >= 100:  # a feed a tick would flood the pipe
                 self._fed = now
                 send(b"X feed")

@@ -2,7 +2,10 @@
 # your code, re-enacted on the MicroPython unix port.
 #
 #   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME \
-#       [FS_BYTES [SEED]]
+#       [FS_BYTES [SEED [NOW_MS]]]
+#
+# NOW_MS puts the board on a clock the host drives (virtual time, simboard.py) from that
+# instant; without it the board runs in real time.
 #
 # It mounts FLASH_DIR as the board's filesystem, runs boot.py (and main.py when
 # MODE is "friendly"), then speaks the friendly REPL, the raw REPL and raw-paste
@@ -53,7 +56,11 @@ def getc():
         _waiting.register(_in, select.POLLIN)
     while True:
         try:
-            _waiting.poll(-1)
+            if not _waiting.poll(0):
+                import simboard  # (loaded at boot, before the flash was mounted)
+
+                simboard.waiting_for_console()
+                _waiting.poll(-1)
             b = _in.read(1)
         except KeyboardInterrupt:
             return CTRL_C
@@ -288,7 +295,8 @@ def boot(argv):
 
     fs_size = int(argv[6]) if len(argv) > 6 else 0
     seed = int(argv[7]) if len(argv) > 7 and argv[7] else None
-    simboard.connect(int(side_out), int(side_in), board, fs_size, seed)
+    now = int(argv[8]) if len(argv) > 8 and argv[8] else None
+    simboard.connect(int(side_out), int(side_in), board, fs_size, seed, now)
     mount_flash(flash)
     import builtins
 
