@@ -24,15 +24,18 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(PLAY_STAMP) $(STAMP)
 
 PROFILE ?= pico
+# make play FRESH=1 (a newly flashed board), SEED=N (a repeatable die), FLASH=DIR (the board's
+# flash folder), ARGS='...' (any other `cheeseboard sim` option); make web PROFILE=pico16.
 play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: PROFILE=pico16)
-	$(BIN)/cheeseboard sim --profile $(PROFILE)
+	$(BIN)/cheeseboard sim --profile $(PROFILE)$(if $(FRESH), --fresh)$(if $(SEED), --seed \
+	$(SEED))$(if $(FLASH), --flash $(FLASH)) $(ARGS)
 
 $(NPM_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
 	else echo "npm is missing: the web board (cheeseboard web) and its tests need Node 20 and npm"; fi
 
 web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
-	$(BIN)/cheeseboard web --open
+	$(BIN)/cheeseboard web --open --profile $(PROFILE)
 
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q
