@@ -69,6 +69,10 @@ class Board(base.Board):
                 t, v = step.split(b":")
                 steps.append((int(t), int(v)))
             pin.drive(time.ticks_ms(), steps)
+        elif parts == [b"S"]:  # the terminal view asks what the board is doing, in words
+            import json
+
+            simboard.send(b"S " + json.dumps(self.app.cmd_state({})).encode())
 
     def random_seed(self):
         # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.

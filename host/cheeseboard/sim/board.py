@@ -16,6 +16,7 @@ All I/O runs in one thread around one selector; the public methods may be
 called from any thread.
 """
 
+import json
 import os
 import selectors
 import signal
@@ -57,6 +58,7 @@ class VirtualBoard:
         self.micropython = micropython or vmfiles.micropython_binary()
         self.frame = None  # the last LED frame, as bytes (R, G, B per pixel)
         self.frame_seq = 0
+        self.described = None  # the firmware's last answer to ask_state(): its protocol `state`
         self.boots = 0
         self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
         self.listeners = []  # callables(event: dict), called from the I/O thread
@@ -379,9 +381,19 @@ class VirtualBoard:
             del self._side_buf[: end + 1]
             self._side_message(line)
 
+    def ask_state(self):
+        """Ask the firmware, on the side channel, what it is doing: its answer, the protocol's
+        `state` reply, lands in self.described (the console stays the host's alone)."""
+        self._send_side(b"S")
+
     def _side_message(self, line):
         kind, _, rest = line.partition(b" ")
-        if kind == b"F":
+        if kind == b"S":
+            try:
+                self.described = json.loads(rest)
+            except ValueError:
+                pass  # a torn line (the VM cut off mid-write): the next answer will do
+        elif kind == b"F":
             self.frame = bytes.fromhex(rest.decode())
             self.frame_seq += 1
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": rest.decode()})
