@@ -419,3 +419,37 @@ def test_an_upload_is_named_for_its_game_as_sync_names_it(open_board, tmp_path):
     result = _upload(board, named)
     assert result.startswith("kitchen: taken"), result
     assert _board_sha(board, "kitchen") == hashlib.sha256(named.read_bytes()).hexdigest()
+
+
+def test_the_state_line_names_the_player_to_roll(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("gouda", {"players": 2})
+    for _ in range(40):
+        s = board.state()
+        if s["wait"] == "roll":
+            break
+        board.click("ok") if s["wait"] == "decide" else board.advance(100)
+    assert s["wait"] == "roll" and s["turn"] < 0  # the dice's own turn (a chance node)
+    board.advance(200)
+    assert "player %d to roll" % (s["roller"] + 1) in board.page.text_content("#state")
+    assert "player 0" not in board.page.text_content("#state")
+
+
+def test_a_hidden_hand_says_how_to_see_it(open_board):
+    board = open_board(fake_clock=True, profile="pico16")
+    board.boot()
+    board.menu("gatenkaas", {"players": 2})
+    board.wait_for("(s => s.wait === 'decide' && s.private)(window.cheeseboard.state())",
+                   what="a hidden hand")
+    board.advance(200)
+    keys = board.page.text_content("#keys")
+    assert "hidden" in keys and "hold Space" in keys, keys
+
+
+def test_the_board_chosen_last_opens_again(open_board, site):
+    board = open_board(profile="pico16")
+    assert board.boot()["profile"] == "pico16"
+    board.page.goto(site.url)  # the address without a board: the one chosen last
+    assert board.boot()["profile"] == "pico16"
+    assert board.js("document.getElementById('profile').value") == "pico16"

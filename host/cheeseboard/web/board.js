@@ -202,6 +202,10 @@ function keysNow(s) {
       + " \u00b7 Backspace the step before";
   }
   const hold = " \u00b7 Backspace held: abandon the game";
+  if (s.wait === "decide" && s.private) { // Enter alone is refused: nobody sees the hand yet
+    return "your hand is hidden: hold Space (roll) down to see it on the die pixels, "
+      + "\u2190/\u2192 while holding walk it, Enter plays the one shown" + hold;
+  }
   return ({
     decide: "\u2190/\u2192 the move on offer (blinking white) \u00b7 Enter play it" + hold,
     react: "\u2190/\u2192 your move on offer \u00b7 Enter play it \u00b7 Backspace never mind",
@@ -219,8 +223,9 @@ function showState(s) {
   if (s.mode === "menu") {
     $("state").textContent = `menu: ${s.step} = ${s.value}`;
   } else {
+    // (while the dice wait or roll, `turn` is the dice's own: `roller` is the player's)
     const who = s.winners && s.winners.length ? `winners: ${s.winners.map((w) => w + 1).join(", ")}`
-      : `player ${s.turn + 1} to play`;
+      : "roller" in s ? `player ${s.roller + 1} to roll` : `player ${s.turn + 1} to play`;
     $("state").textContent = `${s.game}: move ${s.moves}, ${who}`;
   }
 }
@@ -419,8 +424,11 @@ async function main() {
                          idle: () => BUTTONS.every((b) => !pins[b].queue.length
                                                    && pins[b].freeAt !== Infinity) };
   site = await (await fetch("profiles.json")).json();
+  // The board asked for in the address, else the one chosen last time, else the site's own.
   const asked = new URLSearchParams(location.search).get("profile");
-  profileName = asked in site.profiles ? asked : site.default;
+  const last = localStorage.getItem("cheeseboard:profile");
+  profileName = asked in site.profiles ? asked : last in site.profiles ? last : site.default;
+  localStorage.setItem("cheeseboard:profile", profileName);
   flash = new BrowserFlash(profileName);
   const select = $("profile");
   for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
