@@ -24,7 +24,7 @@ def add_parser(sub):
     p = sub.add_parser(
         "lab", help="play many games on this computer and report who wins, how long games last",
         description="Play many games of GAME on CPython with the board's players (or random "
-                    "ones) and report win rates per seat and per kind of player with 95 %% "
+                    "ones) and report win rates per seat and per kind of player with 95 % "
                     "intervals, the first player's advantage, the length of games, powers; "
                     "compare two rule sets on the same seeds. Writes report.json, games.csv "
                     "and plots (PNG, SVG) to --out.")
