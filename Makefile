@@ -2,8 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# Playing needs only the package; the developer tools (pytest, ruff, mypy, stubs) come with
-# the first `make test`.
+# Playing needs the package and the balance lab's plots (its `lab` extra); the developer
+# tools (pytest, ruff, mypy, stubs) come with the first `make test`.
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
@@ -16,7 +16,7 @@ $(VENV)/bin/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(PLAY_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
 	touch $(PLAY_STAMP)
 
 $(STAMP): pyproject.toml | $(VENV)/bin/python

@@ -95,8 +95,8 @@ def do_lab(args):
     try:
         import matplotlib  # noqa: F401 -- the plots, drawn once every game is played
     except ImportError:
-        raise LabError("the lab's plots need matplotlib: pip install -e '.[lab]' (make test "
-                       "installs it)") from None
+        raise LabError("the lab's plots need matplotlib: %s (make play and make test install "
+                       "it)" % _install_command("lab")) from None
 
     total = args.games * (2 if other else 1)
     with _progress(total) as advance:
@@ -206,3 +206,15 @@ class _progress:
         if self.bar is not None:
             self.bar.close()
         return False
+
+
+def _install_command(extra):
+    """The command that installs an extra's packages into the Python running this, from any
+    folder (the requirements as the package's own metadata lists them)."""
+    import shlex
+    from importlib import metadata
+
+    marker = 'extra == "%s"' % extra
+    wanted = [r.split(";")[0].strip() for r in metadata.requires("cheeseboard") or ()
+              if marker in r]
+    return " ".join(shlex.quote(w) for w in [sys.executable, "-m", "pip", "install", *wanted])
