@@ -2,8 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# Playing needs only the package; the developer tools (pytest, ruff, mypy, stubs) come with
-# the first `make test`.
+# Playing needs the package and the balance lab's plots (its `lab` extra); the developer
+# tools (pytest, ruff, mypy, stubs) come with the first `make test`.
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
@@ -16,7 +16,7 @@ $(VENV)/bin/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(PLAY_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
 	touch $(PLAY_STAMP)
 
 $(STAMP): pyproject.toml | $(VENV)/bin/python
@@ -24,8 +24,11 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(PLAY_STAMP) $(STAMP)
 
 PROFILE ?= pico
+# make play FRESH=1 (a newly flashed board), SEED=N (a repeatable die), FLASH=DIR (the board's
+# flash folder), ARGS='...' (any other `cheeseboard sim` option); make web PROFILE=pico16.
 play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: PROFILE=pico16)
-	$(BIN)/cheeseboard sim --profile $(PROFILE)
+	$(BIN)/cheeseboard sim --profile $(PROFILE)$(if $(FRESH), --fresh)$(if $(SEED), --seed \
+	$(SEED))$(if $(FLASH), --flash $(FLASH)) $(ARGS)
 
 uf2: $(PLAY_STAMP)  ## MicroPython for a Pico with the firmware frozen in: cheeseboard-$(PROFILE).uf2
 	$(BIN)/cheeseboard uf2 --profile $(PROFILE)
@@ -35,7 +38,7 @@ $(NPM_STAMP): package.json package-lock.json
 	else echo "npm is missing: the web board (cheeseboard web) and its tests need Node 20 and npm"; fi
 
 web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
-	$(BIN)/cheeseboard web --open
+	$(BIN)/cheeseboard web --open --profile $(PROFILE)
 
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q

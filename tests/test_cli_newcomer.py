@@ -306,3 +306,25 @@ def test_random_command_lines_never_give_a_traceback(tmp_path, monkeypatch, caps
         err = capsys.readouterr().err
         assert "Traceback" not in err, (argv, err)
     assert ran > 100
+
+
+def test_output_into_a_pipe_its_reader_closed_ends_quietly(tmp_path):
+    """`cheeseboard ... | head`: head has what it wanted; no traceback follows."""
+    table = Path(__file__).resolve().parents[1] / "firmware" / "rules" / "kitchen.json"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        r = subprocess.run([CHEESEBOARD, "rules", "check", str(table)], cwd=str(tmp_path),
+                           env=user_env(tmp_path), stdout=write_end, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert r.stderr == "" and r.returncode == 0, r.stderr
+
+
+def test_help_texts_read_as_written(tmp_path):
+    lab = run(tmp_path, "lab", "--help").stdout
+    assert "95 % intervals" in " ".join(lab.split()) and "%%" not in lab
+    info = run(tmp_path, "info", "--help").stdout
+    described = info.split("\n\n")[1]  # after the usage: what the command does
+    assert "firmware" in described and not described.startswith("options:"), info

@@ -150,3 +150,24 @@ def test_a_seat_the_game_s_options_give_the_board_is_played_by_the_board():
             "options": {"cat": "board"}, "kinds": ["random"], "rotate": False, "seed": 2}
     records = runner.play_batch(spec, 0, 4)
     assert [r["kinds"] for r in records] == [["random", "strong"]] * 4
+
+
+def test_plots_name_seats_from_1_and_count_games_in_whole_numbers(tmp_path, monkeypatch):
+    """As the board's seat lights and words do; a histogram of 4 games has no 2.5 games."""
+    from cheeseboard.lab import plots
+
+    figures = {}
+
+    def keep(plt, fig, out, name):
+        figures[name] = fig
+        return []
+
+    monkeypatch.setattr(plots, "_save", keep)
+    report, _ = lab(tmp_path, "small", "gouda", "--option", "players=2", "--games", "4",
+                    "--jobs", "1")
+    assert [s["name"] for s in report["seats"]] == ["seat 1", "seat 2"]
+    wins = figures["winrates"].axes[0]
+    assert [t.get_text() for t in wins.get_xticklabels()] == ["seat 1", "seat 2"]
+    for ax in figures["lengths"].axes:
+        ticks = ax.get_yticks()
+        assert len(ticks) > 1 and all(t == int(t) for t in ticks), ticks

@@ -53,3 +53,25 @@ def test_a_small_sweep_from_outside_the_repository_writes_its_report(tmp_path):
     assert "\r" not in result.stderr  # no progress bar when the output is not a terminal
     report = json.loads((home / "lab-kitchen" / "report.json").read_text())
     assert report["games"] == 4 and sum(report["wins"]) == 4
+
+
+def test_without_matplotlib_the_lab_gives_a_command_that_works_from_here(tmp_path):
+    """The interpreter the installed command runs on, with pip: from any folder (not an
+    editable install that works from the repository's root alone)."""
+    import os
+    import subprocess
+
+    from installed import CHEESEBOARD, user_env
+
+    hidden = tmp_path / "no-matplotlib" / "matplotlib"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError('not installed here')\n")
+    env = dict(user_env(tmp_path), PYTHONPATH=str(hidden.parent))
+    result = subprocess.run([CHEESEBOARD, "lab", "gouda", "--games", "2"], cwd=str(tmp_path),
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert_clear_refusal(result, "matplotlib")
+    said = result.stderr.strip()
+    command = said.split("matplotlib: ", 1)[1].split(" (")[0].split()
+    assert os.access(command[0], os.X_OK) and command[1:4] == ["-m", "pip", "install"], said
+    assert any(word.strip("'").startswith("matplotlib") for word in command[4:]), said
+    assert "-e" not in command and ".[lab]" not in said, said

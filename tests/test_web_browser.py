@@ -304,3 +304,152 @@ def test_a_bad_rule_table_is_refused_with_its_field_named_and_the_old_one_stays(
     assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()  # the old one
     board.page.set_input_files("#table-file", str(paths.FIRMWARE / "rules" / "kitchen.json"))
     board.wait_for("document.getElementById('table-result').textContent.includes('taken')")
+
+
+def _play_a_few_moves(board, moves):
+    """Roll and take the first move until the game has `moves` moves; its state."""
+    for _ in range(10 * moves):
+        s = board.state()
+        if s["moves"] >= moves and s["wait"] in ("roll", "decide"):
+            return s
+        if s["wait"] == "roll":
+            board.click("roll", 800)
+        elif s["wait"] == "decide":
+            board.click("ok")
+        else:
+            board.advance(100)
+    raise AssertionError("the game did not reach %d moves: %s" % (moves, board.state()))
+
+
+GAME_KEYS = ("mode", "game", "moves", "turn", "options", "wait")
+
+
+def power_cycles(board, presses, seed):
+    """Press "power cycle" (and, once, "new board") `presses` times at varied instants, some
+    while the board before is still booting, others mid-game; after each burst the board must
+    answer hello from the flashed build, with its game as it was (or the menu after "new
+    board"), and nothing of an old VM may reach a new one (no error, no crash)."""
+    import random
+
+    rng = random.Random(seed)
+    built = image.make(paths.load_profile("pico")).build_id
+    board.boot()
+    board.menu("gouda", {"players": 2})
+    expected = {k: v for k, v in _play_a_few_moves(board, 4).items() if k in GAME_KEYS}
+    board.page.clock.resume()  # from here real time: the presses land where the boot is
+    board.fake_clock = False
+    forget_at = presses - max(3, presses // 6)
+    pressed = 0
+    while pressed < presses:
+        for _ in range(min(rng.randint(1, 3), presses - pressed)):
+            button = "#forget" if pressed == forget_at else "#restart"
+            board.page.click(button)
+            if button == "#forget":
+                expected = {"mode": "menu"}
+            pressed += 1
+            board.page.wait_for_timeout(rng.choice([0, 5, 30, 100, 300, 700, 1500, 2500]))
+        hello = board.wait_for("window.cheeseboard.hello", what="hello after power cycle %d"
+                               % pressed)
+        assert hello["slot"]["build"] == built
+        assert board.js("window.cheeseboard.running && !window.cheeseboard.crashed")
+        s = board.state()
+        assert {k: s.get(k) for k in expected} == expected, (pressed, s)
+        assert board.errors == []
+    assert "Traceback" not in board.page.text_content("#console")
+
+
+def test_power_cycle_and_new_board_at_any_instant_leave_a_healthy_board(open_board):
+    power_cycles(open_board(fake_clock=True), 12, seed=1)
+
+
+@pytest.mark.slow
+def test_fifty_power_cycles_at_varied_instants(open_board):
+    power_cycles(open_board(fake_clock=True), 50, seed=2)
+
+
+def _upload(board, path):
+    """Send a table file with the page's file input; the verdict the page shows."""
+    board.page.set_input_files("#table-file", str(path))
+    return board.wait_for("(t => (t.includes('taken') || t.includes('refused')) && t)"
+                          "(document.getElementById('table-result').textContent)",
+                          what="the upload's verdict")
+
+
+def _board_sha(board, name):
+    return {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}[
+        name]["sha256"]
+
+
+KITCHEN = (paths.FIRMWARE / "rules" / "kitchen.json").read_bytes()
+
+
+def test_an_upload_that_is_not_ascii_gets_the_boards_verdict(open_board, tmp_path):
+    """Sent as `cheeseboard sync` sends it (base64: a protocol line is ASCII), the board's own
+    check answers; the page used to wait on "sending kitchen…" for ever."""
+    board = open_board()
+    board.boot()
+    wide = tmp_path / "kitchen.json"
+    wide.write_bytes(KITCHEN.replace(b'"f4"', '"f\uff14"'.encode()))
+    result = _upload(board, wide)
+    assert result.startswith("kitchen: refused: ") and "expected ASCII" in result, result
+    assert _board_sha(board, "kitchen") == hashlib.sha256(KITCHEN).hexdigest()
+
+
+def test_an_upload_with_a_byte_order_mark_is_judged_on_its_bytes(open_board, tmp_path):
+    """The board is sent the file's bytes, BOM and all, so its verdict is about them, never a
+    hash of other bytes ("sha256 mismatch")."""
+    board = open_board()
+    board.boot()
+    bom = tmp_path / "kitchen.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + KITCHEN)
+    result = _upload(board, bom)
+    assert result.startswith("kitchen: ") and "sha256" not in result, result
+    sent = KITCHEN if "refused" in result else bom.read_bytes()
+    assert _board_sha(board, "kitchen") == hashlib.sha256(sent).hexdigest(), result
+
+
+def test_an_upload_is_named_for_its_game_as_sync_names_it(open_board, tmp_path):
+    """kitchen-8.json is a kitchen table (its own `game`, else its name's start)."""
+    board = open_board()
+    board.boot()
+    variant = json.loads(KITCHEN)
+    variant["win"]["cheese"] = 8
+    named = tmp_path / "kitchen-8.json"
+    named.write_text(json.dumps(variant))
+    result = _upload(board, named)
+    assert result.startswith("kitchen: taken"), result
+    assert _board_sha(board, "kitchen") == hashlib.sha256(named.read_bytes()).hexdigest()
+
+
+def test_the_state_line_names_the_player_to_roll(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("gouda", {"players": 2})
+    for _ in range(40):
+        s = board.state()
+        if s["wait"] == "roll":
+            break
+        board.click("ok") if s["wait"] == "decide" else board.advance(100)
+    assert s["wait"] == "roll" and s["turn"] < 0  # the dice's own turn (a chance node)
+    board.advance(200)
+    assert "player %d to roll" % (s["roller"] + 1) in board.page.text_content("#state")
+    assert "player 0" not in board.page.text_content("#state")
+
+
+def test_a_hidden_hand_says_how_to_see_it(open_board):
+    board = open_board(fake_clock=True, profile="pico16")
+    board.boot()
+    board.menu("gatenkaas", {"players": 2})
+    board.wait_for("(s => s.wait === 'decide' && s.private)(window.cheeseboard.state())",
+                   what="a hidden hand")
+    board.advance(200)
+    keys = board.page.text_content("#keys")
+    assert "hidden" in keys and "hold Space" in keys, keys
+
+
+def test_the_board_chosen_last_opens_again(open_board, site):
+    board = open_board(profile="pico16")
+    assert board.boot()["profile"] == "pico16"
+    board.page.goto(site.url)  # the address without a board: the one chosen last
+    assert board.boot()["profile"] == "pico16"
+    assert board.js("document.getElementById('profile').value") == "pico16"

@@ -15,6 +15,7 @@ _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run t
 class App:
     def __init__(self, board, scene):
         self.board = board
+        board.app = self  # the simulator's side channel asks it for the state (hal/sim.py)
         self.scene = scene
         self.buttons = Buttons(board)
         self.limiter = render.PowerLimiter(board.profile["led"])

@@ -2,6 +2,7 @@
 
 import argparse
 import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -457,6 +458,16 @@ def build_parser():
 
 
 def main(argv=None):
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of the output went away (`cheeseboard state | head`): it has all it
+        # wanted. Python would report the pipe once more as it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["test"] and not {"-h", "--help"} & set(argv):
         # Everything after `test` is pytest's (e.g. -k gouda).

@@ -22,8 +22,10 @@ def add_parsers(sub):
     p.add_argument("--force", action="store_true", help="send every file, changed or not")
     p.add_argument("--firmware", metavar="DIR", help="a firmware tree other than firmware/")
     p = sub.add_parser(
-        "info", help="a board's firmware version, slot, profile, free flash and heap"
-    )
+        "info", help="a board's firmware version, slot, profile, free flash and heap",
+        description="Say what a board (the one plugged in, or --port) runs: its MicroPython, "
+                    "its firmware's version and build, the active slot (and whether it is on "
+                    "trial), its profile, its free flash and heap. The board's game goes on.")
     _port_args(p)
 
 

@@ -8,7 +8,7 @@ This module makes the site, as a set of files, and serves it on localhost
 (or writes it to a folder: any static host serves it as well):
 
     index.html, board.js, flash.mjs, save.mjs,   the page (package data)
-    vm.mjs, board.css
+    vm.html, vm.mjs, board.css                   (vm.html: one power-on's VM, in a frame)
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
     pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.picture)
@@ -27,7 +27,8 @@ from cheeseboard import image, paths, picture
 
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PAGE_DIR = Path(__file__).resolve().parent / "web"
-PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.mjs", "board.css")
+PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.mjs",
+              "board.css")
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 

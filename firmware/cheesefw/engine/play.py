@@ -479,6 +479,8 @@ class Play:
             d["choices"] = len(self.choices)
         if self.wait in (SEAT, HAND):
             d["seat"] = self.seat
+        if self.wait in (ROLL, ROLLING):
+            d["roller"] = self.state.roller()  # "turn" is the dice's own (a chance node)
         if self.wait == LOOK:
             d["look"] = self._occupied()[self.look]  # never a hand: that is for the LEDs only
         return d

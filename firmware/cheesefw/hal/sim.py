@@ -80,6 +80,10 @@ class Board(base.Board):
                 steps.append((int(t), int(v)))
             start = time.ticks_add(0, int(parts[3])) if len(parts) == 4 else simboard.ticks_ms()
             pin.drive(start, steps)
+        elif parts == [b"D"]:  # the terminal view asks what the board is doing, in words
+            import json
+
+            simboard.send(b"D " + json.dumps(self.app.cmd_state({})).encode())
 
     def random_seed(self):
         # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.

@@ -24,7 +24,7 @@ def add_parser(sub):
     p = sub.add_parser(
         "lab", help="play many games on this computer and report who wins, how long games last",
         description="Play many games of GAME on CPython with the board's players (or random "
-                    "ones) and report win rates per seat and per kind of player with 95 %% "
+                    "ones) and report win rates per seat and per kind of player with 95 % "
                     "intervals, the first player's advantage, the length of games, powers; "
                     "compare two rule sets on the same seeds. Writes report.json, games.csv "
                     "and plots (PNG, SVG) to --out.")
@@ -95,8 +95,8 @@ def do_lab(args):
     try:
         import matplotlib  # noqa: F401 -- the plots, drawn once every game is played
     except ImportError:
-        raise LabError("the lab's plots need matplotlib: pip install -e '.[lab]' (make test "
-                       "installs it)") from None
+        raise LabError("the lab's plots need matplotlib: %s (make play and make test install "
+                       "it)" % _install_command("lab")) from None
 
     total = args.games * (2 if other else 1)
     with _progress(total) as advance:
@@ -206,3 +206,15 @@ class _progress:
         if self.bar is not None:
             self.bar.close()
         return False
+
+
+def _install_command(extra):
+    """The command that installs an extra's packages into the Python running this, from any
+    folder (the requirements as the package's own metadata lists them)."""
+    import shlex
+    from importlib import metadata
+
+    marker = 'extra == "%s"' % extra
+    wanted = [r.split(";")[0].strip() for r in metadata.requires("cheeseboard") or ()
+              if marker in r]
+    return " ".join(shlex.quote(w) for w in [sys.executable, "-m", "pip", "install", *wanted])

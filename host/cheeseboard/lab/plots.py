@@ -43,6 +43,8 @@ def _bars(ax, labels, rates, colour, offset=0.0, width=0.8, label=None):
 def write_all(report, out, records, other=None, other_records=None):
     """Every figure of a report into folder out; the paths written."""
     plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     paths = []
     title = "%s, %d games" % (report["game"], report["games"])
     # Win rates: per seat (with the fair share), and per kind of player when kinds differ.
@@ -78,6 +80,7 @@ def write_all(report, out, records, other=None, other_records=None):
             _legend(ax)
         ax.set_xlabel(label)
         ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games: no 2.5
     fig.suptitle(title + ": length of a game")
     paths += _save(plt, fig, out, "lengths")
     if other is not None:

@@ -12,8 +12,10 @@ LENGTHS = ("turns", "rolls", "choices", "minutes")
 
 
 def seat_name(game, seat):
+    """A seat as the board names it: its team, or "seat 1" for the first (the board's seat
+    lights and words count from 1)."""
     names = SEAT_NAMES.get(game, ())
-    return names[seat] if seat < len(names) else "seat %d" % seat
+    return names[seat] if seat < len(names) else "seat %d" % (seat + 1)
 
 
 def summarise(records, meta):

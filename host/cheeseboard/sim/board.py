@@ -20,6 +20,7 @@ called from any thread.
 
 import array
 import fcntl
+import json
 import os
 import selectors
 import signal
@@ -65,6 +66,7 @@ class VirtualBoard:
         self.micropython = micropython or vmfiles.micropython_binary()
         self.frame = None  # the last LED frame, as bytes (R, G, B per pixel)
         self.frame_seq = 0
+        self.described = None  # the firmware's last answer to ask_state(): its protocol `state`
         self.boots = 0
         self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
         self.listeners = []  # callables(event: dict), called from the I/O thread
@@ -509,12 +511,22 @@ class VirtualBoard:
             del self._side_buf[: end + 1]
             self._side_message(line)
 
+    def ask_state(self):
+        """Ask the firmware, on the side channel, what it is doing: its answer, the protocol's
+        `state` reply, lands in self.described (the console stays the host's alone)."""
+        self._send_side(b"D")
+
     def _side_message(self, line):
         kind, _, rest = line.partition(b" ")
         if kind == b"S" and self.clock is not None:
             self._vm_sleeps(int(rest))
         elif line == b"W" and self.clock is not None:
             self._vm_sleeps(FOREVER)
+        elif kind == b"D":
+            try:
+                self.described = json.loads(rest)
+            except ValueError:
+                pass  # a torn line (the VM cut off mid-write): the next answer will do
         elif kind == b"F":
             self.frame = bytes.fromhex(rest.decode())
             self.frame_seq += 1

@@ -1,6 +1,8 @@
-"""The terminal view of the virtual board: every pixel as a coloured cell, keys for buttons."""
+"""The terminal view of the virtual board: every pixel as a coloured cell, keys for buttons,
+and what the board is doing in words (the firmware's own `state`, asked on the side channel)."""
 
 import os
+import re
 import select
 import sys
 import termios
@@ -21,6 +23,8 @@ KEYS = {
 HOLD_KEY = b"p"  # a key has no "held": this one puts roll down, and the next lets it go
 TAKEBACK_KEY = b"u"  # prev held down past the firmware's long press: take back a move
 TAKEBACK_MS = 900  # (the long press is 800 ms of the board's clock)
+ABANDON_KEY = b"a"  # back held past the firmware's long press (buttons.LONG_MS, 800 ms)
+ABANDON_MS = 1200
 
 # One key press is one button press: held down, then released long enough for the firmware's
 # 20 ms debounce to see each edge at a 10 ms tick.
@@ -37,14 +41,14 @@ class KeyPresses:
     """
 
     def __init__(self):
-        self.waiting = []
+        self.waiting = []  # [(button, ms held)]
         self.free_at = 0.0  # when the last press sent has been released (time.monotonic())
 
     def push(self, button, hold_ms=PRESS_MS):
         self.waiting.append((button, hold_ms))
 
     def due(self, now):
-        """The next (button, how long it is held) to press now, or None."""
+        """The next press to play now, (button, ms held), or None."""
         if not self.waiting or now < self.free_at:
             return None
         button, hold_ms = self.waiting.pop(0)
@@ -62,30 +66,71 @@ CELL_W = 7  # characters per pixel: room for a space's id ("table", "seat 1") an
 DARK = (20, 20, 20)  # an unlit pixel, so that its label still shows
 
 
-def draw(frame, profile, status="", game=None, playing=False):
+class Layout:
+    """How much of the view a terminal has room for: lines per pixel row (2: a space's name
+    under its id), characters per pixel, and whether the palette and the fixed lights are
+    explained below the board."""
+
+    def __init__(self, lines, cell_w, legend, lights):
+        self.lines, self.cell_w, self.legend, self.lights = lines, cell_w, legend, lights
+
+
+# From the richest to the barest: the first that fits the terminal is drawn.
+LAYOUTS = (Layout(2, CELL_W, True, True), Layout(1, CELL_W, True, True),
+           Layout(1, 5, True, True), Layout(1, 5, True, False), Layout(1, 5, False, False))
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def draw(frame, profile, status="", game=None, playing=False, words=(), size=None):
     """The board as ANSI text, as the overlay lies in front of the players (pixel 0 at the
-    bottom left): each pixel a cell of two lines in its colour, each space's id and name
-    written across its cells, then a legend and what each key does now."""
+    bottom left): each pixel a cell in its colour, each space's id (and name, where there is
+    room) written across its cells, then a legend, what each key does now, the words of the
+    board's state and the status line. size: the terminal's (columns, lines); the richest
+    layout that fits it is drawn, and where none does, the size that is needed is said."""
+    cols, rows = size or (10000, 10000)
+    for layout in LAYOUTS:
+        lines = _lines(frame, profile, status, game, playing, words, layout, cols)
+        if len(lines) <= rows and all(visible_width(line) <= cols for line in lines):
+            return "\x1b[H\x1b[2J" + "\r\n".join(lines)
+    need = _needed(profile, status, game, playing, words)
+    return ("\x1b[H\x1b[2J\x1b[0mthis terminal is %dx%d: the board's view needs at least %dx%d "
+            "(columns x lines); make the window bigger (q quits)" % (cols, rows, *need))
+
+
+def _needed(profile, status, game, playing, words):
+    """(columns, lines) of the barest layout."""
+    lines = _lines(None, profile, status, game, playing, words, LAYOUTS[-1], 10000)
+    return max(max(visible_width(line) for line in lines), 80), len(lines)
+
+
+def visible_width(line):
+    """The columns a line of the view takes on the screen (its colour codes take none)."""
+    return len(ANSI.sub("", line))
+
+
+def _lines(frame, profile, status, game, playing, words, layout, cols):
     from cheeseboard import picture
 
     game = game or sorted(profile["maps"])[0]
     table = picture.read_table(game)
     m = profile["matrix"]
-    cells = [[None] * m["width"] for _ in range(2 * m["height"])]  # [line][col] -> rgb
-    text = [[""] * m["width"] for _ in range(2 * m["height"])]
+    per, cell_w = layout.lines, layout.cell_w
+    cells = [[None] * m["width"] for _ in range(per * m["height"])]  # [line][col] -> rgb
+    text = [[""] * m["width"] for _ in range(per * m["height"])]
     for px, (col, line) in enumerate(picture.grid(profile)):
         rgb = tuple(frame[3 * px:3 * px + 3]) if frame else (0, 0, 0)
         rgb = rgb if any(rgb) else DARK
-        cells[2 * line][col] = cells[2 * line + 1][col] = rgb
+        for k in range(per):
+            cells[per * line + k][col] = rgb
     for region in picture.regions(profile, game, table):
         row = picture.label_row(profile, region)
         where = [picture.grid(profile)[p] for p in row]
-        width = CELL_W * len(where)
+        width = cell_w * len(where)
         col, line = where[0]
-        text[2 * line][col] = (" " + region.key)[:width].ljust(width)
-        if region.name and region.name != region.key:
-            text[2 * line + 1][col] = (" " + region.name)[:width].ljust(width)
-    lines = []
+        text[per * line][col] = (" " + region.key)[:width].ljust(width)
+        if per > 1 and region.name and region.name != region.key:
+            text[per * line + 1][col] = (" " + region.name)[:width].ljust(width)
+    board = []
     for r in range(len(cells)):
         out, skip = [], 0
         for c in range(m["width"]):
@@ -94,15 +139,16 @@ def draw(frame, profile, status="", game=None, playing=False):
                 skip -= 1
                 continue
             if not label:
-                out.append(_ansi(cells[r][c], " " * CELL_W))
+                out.append(_ansi(cells[r][c], " " * cell_w))
                 continue
-            span = len(label) // CELL_W
+            span = len(label) // cell_w
             for k in range(span):  # a label across cells: each piece on its own colour
-                out.append(_ansi(cells[r][c + k], label[k * CELL_W:(k + 1) * CELL_W]))
+                out.append(_ansi(cells[r][c + k], label[k * cell_w:(k + 1) * cell_w]))
             skip = span - 1
-        lines.append("".join(out) + "\x1b[0m")
-    return ("\x1b[H\x1b[2J%s: %s\r\n" % (profile["name"], game) + "\r\n".join(lines)
-            + "\r\n" + "\r\n".join(legend(table, playing)) + "\r\n" + status + "\r\n")
+        board.append("".join(out) + "\x1b[0m")
+    below = legend(table, playing, layout)
+    said = [line[:cols] for line in words]
+    return ["%s: %s" % (profile["name"], game)] + board + below + said + [status[:cols]]
 
 
 def _ansi(rgb, text):
@@ -116,25 +162,79 @@ def _ansi(rgb, text):
 LIGHTS = [
     "die: the dice, bottom up    seat N: whose turn (blinking), the others dim",
     "status: red = not allowed, orange = others may react (Enter to say who),",
-    "        white = rolling, light blue = new rules (next game); else the move's mark",
+    "        white = rolling, light blue = new rules next game; else the move's mark",
 ]
-KEYS_MENU = ("keys now (menu): \u2190/\u2192 the value on offer  Enter take it  "
-             "Backspace the step before  q quit")
-KEYS_PLAY = ("keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it  "
-             "Space roll  p hold/let go roll (a secret hand)  u take back (prev held)  "
-             "Backspace (held) abandon  q quit")
+KEYS_MENU = ["keys now (menu): \u2190/\u2192 the value on offer  Enter take it",
+             "Backspace the step before  q quit"]
+KEYS_PLAY = ["keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it",
+             "Space roll  p hold/let go roll (a hidden hand)  u take back  a abandon  q quit"]
 
 
-def legend(table, playing):
+def legend(table, playing, layout=LAYOUTS[0]):
     """The palette's colours by name, the fixed lights, and what the keys do (in a game or
-    in the menu)."""
-    names = {str(i): "player %d" % (i + 1) for i in range(6)}
-    swatches = []
-    for key in sorted(table.get("palette", {}), key=lambda k: (not k.isdigit(), k)):
-        r, g, b = table["palette"][key]
-        swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %-11s" % (r, g, b, names.get(key, key)))
-    rows = ["".join(swatches[i:i + 5]) for i in range(0, len(swatches), 5)]
-    return rows + LIGHTS + [KEYS_PLAY if playing else KEYS_MENU]
+    in the menu), as far as the layout has room."""
+    rows = []
+    if layout.legend:
+        names = {str(i): "player %d" % (i + 1) for i in range(6)}
+        swatches = []
+        for key in sorted(table.get("palette", {}), key=lambda k: (not k.isdigit(), k)):
+            r, g, b = table["palette"][key]
+            swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %-11s" % (r, g, b, names.get(key, key)))
+        rows = ["".join(swatches[i:i + 5]).rstrip() for i in range(0, len(swatches), 5)]
+    if layout.lights:
+        rows += LIGHTS
+    if not (layout.legend and layout.lights):
+        rows.append("(a bigger terminal shows what the %s mean)"
+                    % ("colours and the fixed lights" if not layout.legend else "fixed lights"))
+    return rows + (KEYS_PLAY if playing else KEYS_MENU)
+
+
+def say(described):
+    """What the board is doing, in words: its protocol `state` (the firmware's own words for
+    the menu's option and value and for the move on offer), seats numbered from 1 as the board
+    labels them. [] before the board has answered."""
+    if not described:
+        return []
+    s = described.get("state", described)
+    if s.get("mode") == "menu":
+        choices = ", ".join(_words(c) for c in s.get("choices", ()))
+        step = re.sub(r"^seat(\d+)$", lambda m: "seat %d" % (int(m.group(1)) + 1), s["step"])
+        return ["menu: %s = %s   (the choices: %s)" % (step, _words(s["value"]), choices)]
+    if s.get("mode") != "play":
+        return []
+    wait = s.get("wait")
+    head = "%s, move %d: " % (s["game"], s["moves"])
+    who = "player %d" % (s["turn"] + 1) if isinstance(s.get("turn"), int) else "?"
+    if wait == "over":
+        winners = ", ".join(str(w + 1) for w in s.get("winners") or ())
+        return [head + "game over, winners: player %s; Enter for the menu" % (winners or "none")]
+    if wait in ("roll", "rolling"):
+        roller = "player %d" % (s["roller"] + 1) if "roller" in s else "the dice"
+        return [head + ("%s to roll (Space)" % roller if wait == "roll"
+                        else "%s's dice are rolling" % roller)]
+    if wait == "decide" and s.get("private"):
+        return [head + "%s to choose from a hidden hand:" % who,
+                "  p puts roll down: the hand shows on the die pixels, \u2190/\u2192 walk it, "
+                "Enter plays; p again lets go"]
+    if wait in ("decide", "react") and "offer" in s:
+        return [head + "%s to choose; on offer: %s (one of %d)" % (
+            who, _words(s["offer"]), s.get("choices", 1))]
+    if wait == "bot":
+        return [head + "the board is playing %s" % who]
+    if wait == "window":
+        return [head + "others may react: Enter, then choose your seat"]
+    if wait == "seat":
+        return [head + "which seat reacts? seat %d on offer" % (s.get("seat", 0) + 1)]
+    return [head + "%s; waiting: %s" % (who, wait)]
+
+
+def _words(value):
+    """A value of the protocol as words: a move ["go", "jug"] as "go jug"."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(_words(v) for v in value)
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return str(value)
 
 
 def game_shown(profile, frame, flash_dir):
@@ -175,16 +275,28 @@ def run(board, profile, out=sys.stdout):
     presses = KeyPresses()
     game = None
     held = False
+    asked_at = 0.0
     try:
         while True:
-            now_showing = (board.frame_seq, board_state(board))
+            now = time.monotonic()
+            if board.is_on and now - asked_at > ASK_EVERY_S:
+                asked_at = now
+                _ask(board)
+            now_showing = (board.frame_seq, board_state(board), repr(board.described),
+                           terminal_size(out))
             if now_showing != shown:
+                if shown and now_showing[0] != shown[0] and board.is_on:
+                    _ask(board)  # a new frame: the words may have changed too
                 shown = now_showing
                 status = "board: %s   console: %s   frames: %d" % (
                     shown[1], board.pty_path, shown[0])
                 seen, playing = game_shown(profile, board.frame, board.flash_dir)
+                described = (board.described or {}).get("state") or {}
+                if described.get("game") in profile["maps"]:
+                    seen, playing = described["game"], described.get("mode") == "play"
                 game = seen or game  # between games' frames, the last overlay stays
-                out.write(draw(board.frame, profile, status, game, playing))
+                out.write(draw(board.frame, profile, status, game, playing,
+                               say(board.described), shown[3]))
                 out.flush()
             due = presses.due(time.monotonic())
             if due and board.is_on:
@@ -200,11 +312,34 @@ def run(board, profile, out=sys.stdout):
                     board.set_pin("roll", [(0, 0 if held else 1)])
                 elif key == TAKEBACK_KEY:
                     presses.push("prev", TAKEBACK_MS)
+                elif key == ABANDON_KEY:
+                    presses.push("back", ABANDON_MS)
                 elif key in KEYS:
                     presses.push(KEYS[key])
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        out.write("\x1b[0m\n")
+        out.write("\x1b[0m\r\n")
+
+
+ASK_EVERY_S = 0.5  # the words are asked again this often (a roll's end draws no new frame)
+
+
+def _ask(board):
+    from cheeseboard.sim.board import BoardError
+
+    try:
+        board.ask_state()
+    except BoardError:
+        pass  # switched off meanwhile: the status line says so
+
+
+def terminal_size(out):
+    """The terminal's (columns, lines), or None when out is not one."""
+    try:
+        size = os.get_terminal_size(out.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return size.columns, size.lines
 
 
 def board_state(board):

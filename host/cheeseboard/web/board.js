@@ -2,10 +2,9 @@
 // drawn by cheeseboard.picture (its SVG, recoloured frame by frame), the five buttons on
 // screen, on the keyboard and by touch, the console, and the board's flash kept in the
 // browser's storage (localStorage), so that a reload resumes the game like a power cut.
-import { loadMicroPython } from "./mp/micropython.mjs";
-import { BrowserFlash, fromBase64 } from "./flash.mjs";
+import { BrowserFlash, fromBase64, toBase64 } from "./flash.mjs";
 import { download, savePng, svgText } from "./save.mjs";
-import { boot, frameRequest, parseReply } from "./vm.mjs";
+import { frameRequest, parseReply } from "./vm.mjs";
 
 const TICK_MS = 10; // the firmware's own main-loop period (cheesefw/app.py)
 // A press lasts at least this long and the button stays up this long after it, so that the
@@ -24,12 +23,17 @@ let profileName = null;
 let flash = null; // the board's own files in localStorage (flash.mjs)
 let board = null; // vm.mjs's board while it runs
 let running = false;
+// Each power-on is a generation with its own VM in its own frame (vm.html); powering off
+// removes the frame, and whatever an older generation left waiting (a tick, a reply, the
+// rest of a boot) sees that it is no longer current and stops there.
+let generation = 0;
+let vmFrame = null;
 let game = null; // the overlay drawn
 let pixels = []; // the picture's <circle> per pixel
 let lastFrame = "";
 let lastState = 0;
 let nextId = 1;
-const waiting = new Map(); // request id -> resolve
+const waiting = new Map(); // request id -> [resolve, reject]
 let consoleLine = "";
 
 const ownerKey = () => `cheeseboard:${profileName}:owner`;
@@ -82,7 +86,7 @@ function onOutput(text) {
     const reply = parseReply(consoleLine.slice(0, nl));
     consoleLine = consoleLine.slice(nl + 1);
     if (reply && waiting.has(reply.id)) {
-      waiting.get(reply.id)(reply);
+      waiting.get(reply.id)[0](reply);
       waiting.delete(reply.id);
     }
   }
@@ -90,12 +94,13 @@ function onOutput(text) {
 
 // A protocol request to the firmware, as a host sends it over USB; resolves to the reply.
 function request(cmd, args = {}) {
+  if (!board) return Promise.reject(new Error(`${cmd}: the board is off`));
   const id = nextId++;
   const line = frameRequest({ id, cmd, ...args });
   consoleWrite(line);
   board.feed(line);
   return new Promise((resolve, reject) => {
-    waiting.set(id, resolve);
+    waiting.set(id, [resolve, reject]);
     setTimeout(() => {
       if (waiting.delete(id)) reject(new Error(`no reply to ${cmd} within 5 s`));
     }, 5000);
@@ -104,6 +109,7 @@ function request(cmd, args = {}) {
 
 async function hello() {
   const r = await request("hello");
+  if (!running) return;
   $("hello").textContent = `hello: firmware ${r.firmware} on ${r.runtime} (${r.platform}), `
     + `profile ${r.profile}, build ${r.slot ? r.slot.build : "?"}`;
   window.cheeseboard.hello = r;
@@ -196,6 +202,10 @@ function keysNow(s) {
       + " \u00b7 Backspace the step before";
   }
   const hold = " \u00b7 \u2190 held: take back the last move \u00b7 Backspace held: abandon the game";
+  if (s.wait === "decide" && s.private) { // Enter alone is refused: nobody sees the hand yet
+    return "your hand is hidden: hold Space (roll) down to see it on the die pixels, "
+      + "\u2190/\u2192 while holding walk it, Enter plays the one shown" + hold;
+  }
   return ({
     decide: "\u2190/\u2192 the move on offer (blinking white) \u00b7 Enter play it" + hold,
     react: "\u2190/\u2192 your move on offer \u00b7 Enter play it \u00b7 Backspace never mind",
@@ -213,8 +223,9 @@ function showState(s) {
   if (s.mode === "menu") {
     $("state").textContent = `menu: ${s.step} = ${s.value}`;
   } else {
+    // (while the dice wait or roll, `turn` is the dice's own: `roller` is the player's)
     const who = s.winners && s.winners.length ? `winners: ${s.winners.map((w) => w + 1).join(", ")}`
-      : `player ${s.turn + 1} to play`;
+      : "roller" in s ? `player ${s.roller + 1} to roll` : `player ${s.turn + 1} to play`;
     $("state").textContent = `${s.game}: move ${s.moves}, ${who}`;
   }
 }
@@ -234,10 +245,32 @@ function banner(text, action, onAction, error) {
   $("banner-action").onclick = onAction;
 }
 
+// The board off: its VM gone with its frame, the requests it had not answered refused.
 function stop() {
+  generation++;
   running = false;
   board = null;
   window.cheeseboard.running = false;
+  window.cheeseboard.hello = null;
+  if (vmFrame) vmFrame.remove();
+  vmFrame = null;
+  consoleLine = "";
+  for (const [, [, reject]] of waiting) reject(new Error("the board was switched off"));
+  waiting.clear();
+}
+
+// A fresh frame with a fresh VM in it (vm.html); resolves to its startBoard(files, output).
+function vmRealm() {
+  return new Promise((resolve, reject) => {
+    const frame = document.createElement("iframe");
+    frame.hidden = true;
+    frame.src = "vm.html";
+    frame.onload = () => (frame.contentWindow.startBoard ? resolve(frame.contentWindow.startBoard)
+      : reject(new Error("vm.html did not load the VM")));
+    frame.onerror = () => reject(new Error("vm.html did not load"));
+    vmFrame = frame;
+    document.body.append(frame);
+  });
 }
 
 function crashed(e) {
@@ -251,23 +284,30 @@ function crashed(e) {
 
 async function powerOn() {
   stop();
+  const mine = generation;
+  const current = () => mine === generation; // false once a later power-on began
   $("banner").hidden = true;
   window.cheeseboard.crashed = false;
   localStorage.setItem(ownerKey(), me);
   status("starting the board\u2026");
-  const flashed = await (await fetch(`flash/${profileName}.json`)).json();
-  const files = {};
-  for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
-  const kept = flash.files();
-  Object.assign(files, kept); // what the firmware wrote last time: journal, synced tables
-  consoleWrite(`-- power on: firmware build ${flashed.build}, ${Object.keys(kept).length} of `
-               + "the board's own files kept from last time\n");
+  let started;
   try {
-    board = await boot(loadMicroPython, files, onOutput);
+    const flashed = await (await fetch(`flash/${profileName}.json`)).json();
+    const startBoard = await vmRealm();
+    if (!current()) return;
+    const files = {};
+    for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
+    const kept = flash.files();
+    Object.assign(files, kept); // what the firmware wrote last time: journal, synced tables
+    consoleWrite(`-- power on: firmware build ${flashed.build}, ${Object.keys(kept).length} of `
+                 + "the board's own files kept from last time\n");
+    started = await startBoard(files, (text) => { if (current()) onOutput(text); });
   } catch (e) {
-    crashed(e);
+    if (current()) crashed(e);
     return;
   }
+  if (!current()) return;
+  board = started;
   if (!board.app) {
     status("the board stopped: its profile was refused (see the console)", true);
     return;
@@ -275,13 +315,14 @@ async function powerOn() {
   running = true;
   window.cheeseboard.running = true;
   await showGame(board.state().game || profiles().games[0]);
+  if (!current()) return;
   status(`running: ${profileName}`);
-  setTimeout(loop, 0);
-  hello().catch((e) => consoleWrite(`-- ${e.message}\n`));
+  setTimeout(() => loop(mine), 0);
+  hello().catch((e) => { if (current()) consoleWrite(`-- ${e.message}\n`); });
 }
 
-function loop() {
-  if (!running) return;
+function loop(mine) {
+  if (!running || mine !== generation) return;
   if (!owned()) { lost(); return; }
   const b = board;
   let painted = false;
@@ -305,28 +346,65 @@ function loop() {
     lastFrame = b.frameHex();
     paint(lastFrame);
   }
-  setTimeout(loop, TICK_MS);
+  setTimeout(() => loop(mine), TICK_MS);
 }
 
-// -- rule tables: sent as `cheeseboard sync` sends them ------------------------------------
+// -- rule tables: sent as `cheeseboard sync` sends them (host/cheeseboard/sync.py) --------
+
+const TEXT_CHUNK = 400; // printable ASCII, escaped: still within the protocol's 1024-byte line
+const DATA_CHUNK = 300; // bytes a put, as base64 (lines are ASCII), as sync sends them
+
+// The game a table file is for, as the host decides it (rules.game_of): the table's own
+// `game`, else the game its file's name starts with (kitchen-8cheese.json), else the name.
+function tableName(fileName, bytes) {
+  try {
+    const table = JSON.parse(new TextDecoder().decode(bytes));
+    if (table && typeof table.game === "string") return table.game;
+  } catch (e) { /* not JSON: the board says so, under the file's name */ }
+  const stem = fileName.replace(/\.[^.]*$/, "");
+  const game = profiles().games.find((g) => stem === g || ["-", "_", "."].some(
+    (sep) => stem.startsWith(g + sep)));
+  return game || stem;
+}
+
+// The put requests' arguments for a table's exact bytes: its text when it is printable ASCII,
+// else base64, so that what the board stores (and hashes) is the file byte for byte.
+function putChunks(bytes) {
+  const ascii = bytes.every((b) => (b >= 32 && b <= 126) || b === 9 || b === 10 || b === 13);
+  const chunks = [];
+  if (ascii) {
+    const text = new TextDecoder().decode(bytes);
+    for (let offset = 0; offset < text.length || offset === 0; offset += TEXT_CHUNK) {
+      chunks.push({ offset, text: text.slice(offset, offset + TEXT_CHUNK) });
+    }
+  } else {
+    for (let offset = 0; offset < bytes.length || offset === 0; offset += DATA_CHUNK) {
+      chunks.push({ offset, data: toBase64(bytes.subarray(offset, offset + DATA_CHUNK)) });
+    }
+  }
+  return chunks;
+}
 
 async function sendTable(file) {
   const result = $("table-result");
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const text = new TextDecoder().decode(bytes);
-  const name = file.name.replace(/\.json$/, "");
+  const name = tableName(file.name, bytes);
   result.className = "";
   result.textContent = `sending ${name}\u2026`;
-  const CHUNK = 400; // escaped, still within the protocol's 1024-byte line
   let reply;
-  for (let offset = 0; offset < text.length || offset === 0; offset += CHUNK) {
-    reply = await request("put", { name, offset, text: text.slice(offset, offset + CHUNK) });
-    if (!reply.ok) break;
-  }
-  if (reply.ok) {
-    const digest = await crypto.subtle.digest("SHA-256", bytes);
-    const sha256 = Array.from(new Uint8Array(digest), (x) => x.toString(16).padStart(2, "0")).join("");
-    reply = await request("commit", { name, sha256 });
+  try {
+    for (const chunk of putChunks(bytes)) {
+      reply = await request("put", { name, ...chunk });
+      if (!reply.ok) break;
+    }
+    if (reply.ok) {
+      const digest = await crypto.subtle.digest("SHA-256", bytes);
+      const sha256 = Array.from(new Uint8Array(digest), (x) => x.toString(16).padStart(2, "0"))
+        .join("");
+      reply = await request("commit", { name, sha256 });
+    }
+  } catch (e) {
+    reply = { ok: false, error: e.message };
   }
   result.className = reply.ok ? "" : "refused";
   result.textContent = reply.ok ? `${name}: taken (applies ${reply.applies})`
@@ -346,8 +424,11 @@ async function main() {
                          idle: () => BUTTONS.every((b) => !pins[b].queue.length
                                                    && pins[b].freeAt !== Infinity) };
   site = await (await fetch("profiles.json")).json();
+  // The board asked for in the address, else the one chosen last time, else the site's own.
   const asked = new URLSearchParams(location.search).get("profile");
-  profileName = asked in site.profiles ? asked : site.default;
+  const last = localStorage.getItem("cheeseboard:profile");
+  profileName = asked in site.profiles ? asked : last in site.profiles ? last : site.default;
+  localStorage.setItem("cheeseboard:profile", profileName);
   flash = new BrowserFlash(profileName);
   const select = $("profile");
   for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
