@@ -171,9 +171,12 @@ def random_options(module, rng):
     return {key: rng.choice(values) for key, values in module.OPTIONS}
 
 
-def play_and_check(game, seed, max_steps=3000):
+def play_and_check(game, seed, max_steps=3000, alike=None):
     """Play a random game with the buttons; at every decision, every choice's frame differs.
-    Returns how many decision states were checked."""
+    Returns how many decision states were checked. alike(frames) -> the pairs of indices of
+    frames that look the same to someone (tests/test_colour_vision.py): given, look-alike
+    choices are gathered, not refused, and the return is (checked, [(choice, choice), ...])."""
+    found = []
     rng = random.Random(seed)
     module = load(game)
     p = make_play(module, rules(game), random_options(module, rng), seed)
@@ -192,13 +195,16 @@ def play_and_check(game, seed, max_steps=3000):
                 p.on_button(play.PEEK, "press", now)  # ...until its player holds PEEK
                 assert p._secret() is False
             frames = frames_of_the_choices(p, blink_on)
-            first = {}
-            same = []
-            for i, frame in enumerate(frames):
-                if frame in first:
-                    same.append((p.choices[first[frame]], p.choices[i]))
-                first.setdefault(frame, i)
-            assert not same, "%s: choices that look the same: %r" % (game, same[:3])
+            if alike is not None:
+                found.extend((p.choices[i], p.choices[j]) for i, j in alike(frames))
+            else:
+                first = {}
+                same = []
+                for i, frame in enumerate(frames):
+                    if frame in first:
+                        same.append((p.choices[first[frame]], p.choices[i]))
+                    first.setdefault(frame, i)
+                assert not same, "%s: choices that look the same: %r" % (game, same[:3])
             checked += 1
             for _ in range(rng.randrange(len(p.choices))):
                 p.on_button("next", "press", now)
@@ -217,7 +223,7 @@ def play_and_check(game, seed, max_steps=3000):
         else:
             now = max(now, p.until)  # the roll, the board's move or the window runs out
         p.update(now)
-    return checked
+    return (checked, found) if alike is not None else checked
 
 
 @pytest.mark.parametrize("game", PAINTED)

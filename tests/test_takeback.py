@@ -248,3 +248,21 @@ def test_the_terminal_views_takeback_key_holds_prev_past_the_long_press():
     assert presses.due(view.TAKEBACK_MS / 1000) is None  # not before prev is let go
     assert presses.due(1.0) == ("ok", view.PRESS_MS)
     assert "u take back" in view.KEYS_PLAY
+
+
+def test_a_takeback_without_the_heap_for_it_is_refused_and_loses_nothing(monkeypatch):
+    play, flash, _ = tg.start("gouda", {"players": 2, "powers": False}, [[1, "beginner"]], 3)
+    play.on_button("ok", "press", 0)
+    assert play.wait == P.BOT
+    thinking = play.thinking
+
+    def no_heap(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(play.takebacks, "rewind", no_heap)
+    shown, lines = tg.crc(play.state), len(flash.files["journal.txt"])
+    assert not hold_prev(play, 10)
+    assert tg.crc(play.state) == shown and len(flash.files["journal.txt"]) == lines
+    assert play.wait == P.BOT and play.thinking is thinking  # the board still plays its move
+    play.update(P.BOT_MS + 10)
+    assert len(play.state.history) == 2 and play.takebacks.target() == 0

@@ -230,7 +230,10 @@ class Play:
         # (While the die tumbles, its outcome is not drawn yet: the roll is called off.)
         if to is None or self.wait not in (DECIDE, ROLL, ROLLING, WINDOW, BOT):
             return self._refuse(now)
-        self._rewind(to)
+        try:  # (the game is rebuilt beside the one in play, which stays until it is whole)
+            self._rewind(to)
+        except MemoryError:
+            return self._refuse(now)  # no heap for it: the game goes on as it was
         self.journal.append({"takeback": to})
         self.reveal = None
         self._advance(now)
@@ -238,7 +241,6 @@ class Play:
 
     def _rewind(self, to):
         """The game back to its first `to` moves (a takeback, played or replayed)."""
-        self.thinking = None
         self.state = self.takebacks.rewind(self.module, self.tables(), self.options, self.state,
                                            to)
         self._is_secret_move = getattr(self.state, "is_secret", None)
