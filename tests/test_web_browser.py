@@ -304,3 +304,18 @@ def test_a_bad_rule_table_is_refused_with_its_field_named_and_the_old_one_stays(
     assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()  # the old one
     board.page.set_input_files("#table-file", str(paths.FIRMWARE / "rules" / "kitchen.json"))
     board.wait_for("document.getElementById('table-result').textContent.includes('taken')")
+
+
+def test_a_table_with_a_trailing_comma_is_refused_and_the_old_one_stays(open_board, tmp_path):
+    """The web board runs the firmware's own check: strict JSON, as the host reads it."""
+    board = open_board()
+    board.boot()
+    default = (paths.FIRMWARE / "rules" / "kitchen.json").read_bytes()
+    path = tmp_path / "kitchen.json"
+    path.write_bytes(default.rstrip()[:-1].rstrip() + b",\n}\n")
+    board.page.set_input_files("#table-file", str(path))
+    result = board.wait_for("(t => t.includes('refused') && t)"
+                            "(document.getElementById('table-result').textContent)")
+    assert "a comma before } at byte" in result
+    tables = {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}
+    assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()
