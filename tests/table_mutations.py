@@ -186,10 +186,10 @@ while True:
     try:
         table_check.check(flash.read_file(name), game, lambda: schemas[game])
         print('ok')
-    except (ValueError, MemoryError, RuntimeError) as e:
-        print('no ' + str(e)[:60])
+    except (ValueError, MemoryError, RuntimeError) as e:  # one line each (a message names
+        print('no ' + str(e)[:60].replace('\\n', ' '))  # keys, which may hold a line feed)
     except Exception as e:
-        print('CRASH %%s: %%s' %% (type(e).__name__, e))
+        print(('CRASH %%s: %%s' %% (type(e).__name__, e)).replace('\\n', ' '))
 """
 
 

@@ -453,3 +453,18 @@ def test_the_board_chosen_last_opens_again(open_board, site):
     board.page.goto(site.url)  # the address without a board: the one chosen last
     assert board.boot()["profile"] == "pico16"
     assert board.js("document.getElementById('profile').value") == "pico16"
+
+
+def test_a_table_with_a_trailing_comma_is_refused_and_the_old_one_stays(open_board, tmp_path):
+    """The web board runs the firmware's own check: strict JSON, as the host reads it."""
+    board = open_board()
+    board.boot()
+    default = (paths.FIRMWARE / "rules" / "kitchen.json").read_bytes()
+    path = tmp_path / "kitchen.json"
+    path.write_bytes(default.rstrip()[:-1].rstrip() + b",\n}\n")
+    board.page.set_input_files("#table-file", str(path))
+    result = board.wait_for("(t => t.includes('refused') && t)"
+                            "(document.getElementById('table-result').textContent)")
+    assert "a comma before } at byte" in result
+    tables = {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}
+    assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()

@@ -1,9 +1,9 @@
 """A rule table's whole check, the same on the board and on the host: bounds on its bytes
-before they are parsed, then its game's schema and the game's own loader.
+and strict JSON before they are parsed, then its game's schema and the game's own loader.
 
 The board runs it on every table it takes in (tables.py's commit, from `cheeseboard sync` or
 the web board) and before a game starts on a synced table (engine.load_rules); the host runs
-the same bounds and loader (rules.py), with its own strict json and the full JSON Schema
+the same bounds and loader (rules.py), with Python's json (strict) and the full JSON Schema
 validator, so that both refuse the same tables.
 """
 
@@ -60,22 +60,17 @@ def parse(data):
     """The JSON value in data (bytes), or ValueError: its bounds, then strict JSON (RFC 8259,
     as the host's json reads it: MicroPython's json.loads takes `[1,]`, `[1 2]`, `01` and more,
     which the host would refuse to read back from the board), then json.loads."""
+    from cheesefw import strict_json
     from cheesefw.modules import forget
 
     bounds(data)
     try:
-        _strict(data)
+        strict_json.check(data, MAX_DEPTH)
         return json.loads(data)
     except ValueError as e:
         raise ValueError("(the table): expected JSON text (%s)" % e) from None
     finally:
-        forget("cheesefw.strict_json")  # its code's heap back for the parse and the schema
-
-
-def _strict(data):
-    from cheesefw import strict_json
-
-    strict_json.check(data, MAX_DEPTH)
+        forget("cheesefw.strict_json")  # its code's heap back for the schema check
 
 
 def game_of(table, name=None):
