@@ -93,3 +93,19 @@ def test_a_profile_syncs_plays_abandons_and_restarts_at_its_own_heap(make_vboard
     assert board.request("state")["state"]["mode"] == "menu"
     slot = json.loads((board.flash_dir / "slot.json").read_text())
     assert "falls" not in slot and "failed" not in slot, slot
+
+
+def test_below_its_heap_a_game_is_refused_at_the_menu_and_the_board_plays_on(make_vboard):
+    # A Pico profile's board with 120 000 B, well below the 200 000 B it states: the menu runs,
+    # no game finds the heap to start. Each is refused, saying so, and the board stays up.
+    board = make_vboard(profile="pico", heap=120000, seed=5)
+    board.wait_protocol(timeout=30)
+    boots = board.link.status()["boots"]
+    table = VirtualTable(board)
+    for game in ("gouda", "katz", "gouda"):
+        with pytest.raises(AssertionError, match="%s: not enough heap on this board" % game):
+            start(board, table, game)
+    assert board.request("state")["state"]["mode"] == "menu"
+    assert board.link.status()["boots"] == boots  # no fall, no restart
+    slot = json.loads((board.flash_dir / "slot.json").read_text())
+    assert "falls" not in slot and "failed" not in slot, slot
