@@ -74,19 +74,16 @@ class Engine:
                 reply = self._tables.handlers()[name](request)
             finally:
                 if name in ("commit", "reset"):  # an upload's end: the code and its check go
-                    self._drop_tables()
+                    self._tables = None
+                    forget("cheesefw.tables", "cheesefw.table_check", "cheesefw.schema",
+                           "cheesefw.checked")
+                    gc.collect()
             if reply.get("applies") == "next game":  # say so on the board too
                 self.scene.signal = "new-rules"
                 self.scene.signal_until = self.board.ticks_ms() + _TABLE_SIGNAL_MS
             return reply
 
         return run
-
-    def _drop_tables(self):
-        """Let go of the table commands' code, until a host syncs again."""
-        self._tables = None
-        forget("cheesefw.tables", "cheesefw.table_check", "cheesefw.schema", "cheesefw.checked")
-        gc.collect()
 
     def in_play(self):
         """The name of the game in progress, or None."""
@@ -160,8 +157,12 @@ class Engine:
         gc.collect()
 
     def on_button(self, name, event, now):
-        if self._ends_game(name, event):
-            self._end_game()  # (with no reference to the game left here: its heap goes first)
+        # ok once the game is over (back to the menu), or a long press on back (abandon); the
+        # game is not held here while it ends (its heap goes first)
+        if self.scene is not self.menu and (
+                (name == "ok" and event == "press" and self.scene.wait == "over")
+                or (name == "back" and event == "long")):
+            self._end_game()
             return True
         if self.scene is not self.menu:
             return self.scene.on_button(name, event, now)
@@ -170,15 +171,6 @@ class Engine:
         except MemoryError as e:  # a game's options or seats that find no heap: refused too
             self._not_started(self.menu.games[self.menu.values[0]], e)
             return True
-
-    def _ends_game(self, name, event):
-        """ok once the game is over (back to the menu), or a long press on back (abandon)."""
-        scene = self.scene
-        if scene is self.menu:
-            return False
-        if name == "ok" and event == "press":
-            return scene.wait == "over"
-        return name == "back" and event == "long"
 
     def _end_game(self):
         self.journal.clear()
