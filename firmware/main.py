@@ -76,7 +76,7 @@ else:
         # The fallen firmware's modules, and all they hold, go before recover.py is compiled:
         # a firmware that fell for want of heap would otherwise leave none for it (and the
         # board would stop at the REPL, its fall never counted).
-        app = None
+        globals().pop("app", None)
         for name in [m for m in sys.modules if m == "cheesefw" or m.startswith("cheesefw.")]:
             del sys.modules[name]
         import gc
