@@ -81,6 +81,15 @@ else:
             _settle = _SETTLED_TICKS
         app.main(None, feed)
     except Exception as e:  # (a host tool's Ctrl-C is a KeyboardInterrupt, no Exception: no fall)
+        # The fallen firmware's modules, and all they hold, go before recover.py is compiled:
+        # a firmware that fell for want of heap would otherwise leave none for it (and the
+        # board would stop at the REPL, its fall never counted).
+        globals().pop("app", None)
+        for name in [m for m in sys.modules if m == "cheesefw" or m.startswith("cheesefw.")]:
+            del sys.modules[name]
+        import gc
+
+        gc.collect()
         import recover
 
         recover.fell(e, read_state, write_state)

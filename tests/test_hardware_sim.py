@@ -1,7 +1,8 @@
 """The simulator boots every profile by name, its heap capped to the profile's figure.
 
-The unix port is 64-bit (objects about twice a board's size): the ESP32 profile's
-heap (100 000 B) is the least at which the firmware answers its console there.
+The unix port is 64-bit (objects about 1.6 times a board's size): the ESP32 and CircuitPython
+profiles' heaps are their boards' own mapped onto it (the notes in each profile say how);
+tests/test_vboard_profile_heap.py plays every profile at its heap.
 """
 
 import pytest

@@ -47,7 +47,6 @@ class Server:
         self._line = bytearray(_MAX_LINE)
         self._length = 0
         self._overflow = False
-        self._out_of_memory = frame({"id": None, "ok": False, "error": _NO_HEAP})
 
     def feed(self, data):
         """Take in console bytes; answer every request they complete."""
@@ -104,28 +103,23 @@ class Server:
             gc.collect()
             self._error(rid, _NO_HEAP if cmd is None else "%s: %s" % (cmd, _NO_HEAP))
         except Exception as e:  # noqa: BLE001 (whatever a request trips is its answer)
-            self._error(rid, _said(cmd, e))
+            text = str(e)
+            if cmd is not None and not isinstance(e, (ValueError, KeyError, TypeError)):
+                kind = type(e).__name__  # not a handler's refusal: say what it tripped on
+                text = "%s: %s" % (kind, text) if text else kind
+            self._error(rid, text if cmd is None else "%s: %s" % (cmd, text))
 
     def _error(self, rid, message):
-        try:
-            self.write(frame({"id": rid, "ok": False, "error": message}))
-        except MemoryError:
-            gc.collect()
-            self.write(self._out_of_memory)  # made at power-on: needs no heap now
+        for _ in range(2):  # (a second time after a collection: an error reply is small)
+            try:
+                self.write(frame({"id": rid, "ok": False, "error": message}))
+                return
+            except MemoryError:
+                gc.collect()
+        # No heap even for that: the host's request times out, and the board plays on.
 
 
 _NO_HEAP = "out of memory on the board, nothing changed (the game goes on; try again between games)"
-
-
-def _said(cmd, e):
-    """A request's failure as one line: the command, then the handler's refusal (a ValueError,
-    KeyError or TypeError) or the kind of what it tripped on."""
-    if cmd is None:
-        return str(e)  # the line itself (parse)
-    text = str(e)
-    if not isinstance(e, (ValueError, KeyError, TypeError)):
-        text = "%s: %s" % (type(e).__name__, text) if text else type(e).__name__
-    return "%s: %s" % (cmd, text)
 
 
 def number(request, field, lo, hi, default=None):
@@ -135,13 +129,8 @@ def number(request, field, lo, hi, default=None):
     value = request.get(field, default)
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ValueError("%s: expected an integer %d..%d, got %s"
-                         % (field, lo, hi, _short(value)))
+                         % (field, lo, hi, repr(value)[:24]))
     return value
-
-
-def _short(value):
-    text = repr(value)
-    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def parse(line):

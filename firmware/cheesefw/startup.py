@@ -7,10 +7,7 @@ made, so that none of it is in the heap while the board plays.
 import gc
 import json
 
-from cheesefw import checked, hal
-from cheesefw.app import App
 from cheesefw.engine.draw import PackedMap
-from cheesefw.hal.base import read_file
 from cheesefw.home import HOME
 from cheesefw.modules import forget
 
@@ -25,14 +22,12 @@ def _pack(pixels):
     return bytes(pixels)
 
 
-def load_profile(text=None):
-    """The board's hardware profile, parsed from text (profile.json's bytes) or, when None,
-    read from the file a little at a time; its pixel lists packed into bytes to save heap."""
-    if text is None:
-        with open(HOME + PROFILE_FILE) as f:
-            profile = json.load(f)
-    else:
-        profile = json.loads(text)
+def load_profile(open_file=open):
+    """The board's hardware profile, read from its file a little at a time (there may be no free
+    block the file's size) through open_file (open, or a board's); its pixel lists packed into
+    bytes to save heap."""
+    with open_file(HOME + PROFILE_FILE) as f:
+        profile = json.load(f)
     for key in ("die", "seats", "meter"):
         if key in profile:
             profile[key] = _pack(profile[key])
@@ -53,8 +48,10 @@ def pack_maps(profile):
 
 
 def read_maps(board):
-    """Every game's map from the profile, packed (for the menu, after a game)."""
-    profile = load_profile(board.read_file(HOME + PROFILE_FILE))
+    """Every game's map from the profile, packed (for the menu, after a game): the file read a
+    little at a time, as at power-on, since after a long game there may be no free block its
+    size; this module imports only what this needs (the engine imports it after every game)."""
+    profile = load_profile(board.open)
     pack_maps(profile)
     return profile["maps"]
 
@@ -105,6 +102,9 @@ def start(trial=False, feed=None):
     """The board's App, or None when the profile is refused (each fault said on the console).
     trial: a new firmware's first boot, which first imports every game and reads every rule
     table once (feed() keeps its watchdog fed meanwhile)."""
+    from cheesefw import checked, hal
+    from cheesefw.hal.base import read_file
+
     if trial:
         import_every_game(feed)
     name = HOME + PROFILE_FILE
@@ -126,6 +126,7 @@ def start(trial=False, feed=None):
         checked.record(board, name, stamp)
     if trial:
         check_every_table(board, feed)
+    from cheesefw.app import App
     from cheesefw.engine.core import Engine
 
     return App(board, Engine(board))

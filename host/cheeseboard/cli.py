@@ -152,7 +152,8 @@ def heap_size(text):
     if not MIN_HEAP <= value <= MAX_HEAP:
         raise argparse.ArgumentTypeError(
             "%d bytes: expected %d to %d (the VM cannot start with less than %d KB; the "
-            "profiles' boards have 90 KB to 200 KB)" % (value, MIN_HEAP, MAX_HEAP, MIN_HEAP >> 10))
+            "profiles' virtual boards have 175 KB to 200 KB)"
+            % (value, MIN_HEAP, MAX_HEAP, MIN_HEAP >> 10))
     return value
 
 

@@ -125,7 +125,15 @@ def readme(profiles):
         "## Try it first on the virtual board\n\n"
         "`cheeseboard sim --profile NAME` runs the firmware with that profile on the "
         "MicroPython VM, its heap capped to the profile's `heap`; "
-        "`cheeseboard profile check` checks every profile.\n")
+        "`cheeseboard profile check` checks every profile.\n\n"
+        "A profile's `heap` is its board's own heap mapped onto that VM, the unix port, which "
+        "is 64-bit: the firmware's live heap there is 1/0.64 of a 32-bit board's "
+        "(`tests/bench/bench_heap.py`). The `esp32` and `circuitpython` figures are their "
+        "boards' heaps divided by 0.64 (each profile's notes give the source: an ESP32 on "
+        "MicroPython 1.22 or later has 111 936 B, CircuitPython 9 on a Pico W 126 112 B); the "
+        "Pico profiles keep the Pico's own 200 000 B, a stricter test by choice. "
+        "`tests/test_vboard_profile_heap.py` syncs tables, starts and abandons every game a "
+        "profile offers and restarts it, at the profile's heap.\n")
     return "".join(out)
 
 

@@ -11,7 +11,6 @@ import json
 from cheesefw import const
 from cheesefw.engine.draw import Painter
 from cheesefw.engine.journal import Journal
-from cheesefw.engine.play import Play
 from cheesefw.games import GAMES, load
 from cheesefw.home import HOME, rules_files
 from cheesefw.modules import forget
@@ -21,6 +20,7 @@ TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
 _TABLE_SIGNAL_MS = const(2000)  # the status light shows a new table is in, for the next game
 
 _LOG_PAGE = const(20)  # moves per `log` reply, so that replies stay short
+_NO_HEAP = "not enough heap on this board for this game; the board plays on"
 
 
 class Engine:
@@ -70,7 +70,14 @@ class Engine:
                 from cheesefw.tables import Tables
 
                 self._tables = Tables(self.board, self.in_play, GAME_TABLE)
-            reply = self._tables.handlers()[name](request)
+            try:
+                reply = self._tables.handlers()[name](request)
+            finally:
+                if name in ("commit", "reset"):  # an upload's end: the code and its check go
+                    self._tables = None
+                    forget("cheesefw.tables", "cheesefw.table_check", "cheesefw.schema",
+                           "cheesefw.checked")
+                    gc.collect()
             if reply.get("applies") == "next game":  # say so on the board too
                 self.scene.signal = "new-rules"
                 self.scene.signal_until = self.board.ticks_ms() + _TABLE_SIGNAL_MS
@@ -115,9 +122,16 @@ class Engine:
         self.journal.start(header)
         try:
             self._play(header)
-        except ValueError as e:  # no table it can play: the menu stays
-            print("%s not started: %s" % (game, e))
-            self._end_game()
+        except (ValueError, MemoryError) as e:  # no table it can play, or no heap: the menu
+            self._not_started(game, e)
+
+    def _not_started(self, game, e):
+        """A game that cannot start: the menu comes back and says why (its `refused`)."""
+        why = str(e) if isinstance(e, ValueError) else _NO_HEAP
+        e = None
+        self._end_game()
+        print("%s not started: %s" % (game, why))
+        self.menu.refused = "%s: %s" % (game, why)
 
     def _play(self, header, resume=False):
         # The menu, and the game module it imported for its options, go first, so that the
@@ -126,11 +140,14 @@ class Engine:
         # keeps the game's code imported for play (imported once, in one piece).
         self.scene = None
         self._close_menu(header["game"])
-        forget("cheesefw.games.")
+        self._tables = None  # the table commands' code (the check's modules go after the
+        forget("cheesefw.games.", "cheesefw.tables")  # check: load_rules)
         gc.collect()
         game = header["game"]
         rules = self._game_rules(game)
         module = load(game)  # (imported once: the check kept it)
+        from cheesefw.engine.play import Play  # (not the menu's: let go after the game)
+
         painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume, header.get("seats", ()), self.board,
@@ -147,20 +164,27 @@ class Engine:
         return load_rules(self.board, game, True, GAME_TABLE)
 
     def on_button(self, name, event, now):
-        scene = self.scene
-        if scene is not self.menu and scene.wait == "over" and event == "press" and name == "ok":
-            self._end_game()  # the game is done: back to the menu
+        # ok once the game is over (back to the menu), or a long press on back (abandon); the
+        # game is not held here while it ends (its heap goes first)
+        if self.scene is not self.menu and (
+                (name == "ok" and event == "press" and self.scene.wait == "over")
+                or (name == "back" and event == "long")):
+            self._end_game()
             return True
-        if scene is not self.menu and name == "back" and event == "long":
-            self._end_game()  # a long press on back abandons the game
+        if self.scene is not self.menu:
+            return self.scene.on_button(name, event, now)
+        try:
+            return self.menu.on_button(name, event, now)
+        except MemoryError as e:  # a game's options or seats that find no heap: refused too
+            self._not_started(self.menu.games[self.menu.values[0]], e)
             return True
-        return scene.on_button(name, event, now)
 
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(GAME_TABLE)
         self.scene = None  # the game's heap is free before the menu's comes back
-        forget("cheesefw.games.")  # and its modules' (the next game imports its own)
+        # and its modules' (the next game imports its own, and the engine's play again)
+        forget("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng")
         gc.collect()
         self._read_maps()
         self._open_menu()
@@ -209,7 +233,7 @@ def load_rules(board, game, playing=False, kept=None):
             try:
                 rules = table_check.check(
                     data, game, lambda: table_check.load_schema(board, HOME, game), playing)
-            except (ValueError, MemoryError, RuntimeError) as e:
+            except (ValueError, RuntimeError) as e:  # (a MemoryError is no fault of the table)
                 print("%s: passed over: %s" % (name, e))
                 continue
             checked.record(board, name, stamp)

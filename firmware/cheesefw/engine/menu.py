@@ -40,6 +40,7 @@ class Menu:
         self.step = 0
         self.values = [0]
         self.now = 0
+        self.refused = None  # why the last game chosen did not start, until the next press
         self._reset()
 
     def _reset(self):
@@ -51,6 +52,7 @@ class Menu:
     def on_button(self, name, event, now):
         if event != "press":
             return False
+        self.refused = None
         key, choices = self.steps[self.step]
         if name in ("next", "prev"):
             step = 1 if name == "next" else -1
@@ -154,10 +156,13 @@ class Menu:
 
     def describe(self):
         key, choices = self.steps[self.step]
-        return {
+        d = {
             "mode": "menu",
             "game": self.games[self.values[0]],  # the overlay its lights show
             "step": key,
             "value": choices[self.values[self.step]],
             "choices": list(choices),
         }
+        if self.refused:
+            d["refused"] = self.refused
+        return d
