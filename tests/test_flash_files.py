@@ -61,11 +61,9 @@ SAMPLE = [("journal.txt", "deep"), ("journal.txt", "huge"), ("journal.txt", "wro
           ("slot.json", "a folder"), ("checked.json", "deep")]
 
 
-@pytest.fixture(scope="module")
-def board_with_a_game(tmp_path_factory):
+def board_with_a_game(folder):
     """A flash folder as a flashed board keeps it, with a kitchen game 8 moves in, a synced
-    table and the kept table of that game: (folder, the moves made)."""
-    folder = tmp_path_factory.mktemp("template") / "flash"
+    table and the kept table of that game; the moves made."""
     image.write_to_folder(image.make(load_profile("pico")), folder)
     board = VBoard(folder)  # its first boot stamps the files it checked (checked.json)
     try:
@@ -84,7 +82,14 @@ def board_with_a_game(tmp_path_factory):
     (folder / "rules").mkdir()
     (folder / SYNCED).write_bytes(default)
     (folder / KEPT).write_bytes(default)
-    return folder, len(table.engine.scene.state.history)
+    return len(table.engine.scene.state.history)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """(board_with_a_game's folder, its moves), made once for the module."""
+    folder = tmp_path_factory.mktemp("template") / "flash"
+    return folder, board_with_a_game(folder)
 
 
 def corrupt(folder, name, kind):
@@ -98,13 +103,13 @@ def corrupt(folder, name, kind):
         path.write_bytes(new)
 
 
-def boot_with(board_with_a_game, make_vboard, tmp_path, name, kind):
-    template, moves = board_with_a_game
+def boot_with(template, make_vboard, tmp_path, name, kind):
+    """A board booted from a copy of template, name corrupted the kind's way."""
     folder = tmp_path / "flash"
-    shutil.copytree(template, folder)
+    shutil.copytree(template[0], folder)
     corrupt(folder, name, kind)
     board = make_vboard(flash_dir=folder)
-    return board, folder, moves
+    return board, folder, template[1]
 
 
 def check_board(board, folder, moves, name, kind):
@@ -124,29 +129,29 @@ def check_board(board, folder, moves, name, kind):
 
 
 @pytest.mark.parametrize("name,kind", SAMPLE)
-def test_a_corrupt_file_leaves_the_board_playing(board_with_a_game, make_vboard, tmp_path,
+def test_a_corrupt_file_leaves_the_board_playing(template, make_vboard, tmp_path,
                                                  name, kind):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, name, kind)
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, name, kind)
     check_board(board, folder, moves, name, kind)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,kind", [c for c in MATRIX if c not in SAMPLE])
-def test_every_corrupt_file_leaves_the_board_playing(board_with_a_game, make_vboard, tmp_path,
+def test_every_corrupt_file_leaves_the_board_playing(template, make_vboard, tmp_path,
                                                      name, kind):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, name, kind)
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, name, kind)
     check_board(board, folder, moves, name, kind)
 
 
-def test_a_bad_journal_line_is_set_aside_with_the_lines_before_it_kept(board_with_a_game,
+def test_a_bad_journal_line_is_set_aside_with_the_lines_before_it_kept(template,
                                                                        make_vboard, tmp_path):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, "journal.txt",
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, "journal.txt",
                                      "deep")
     board.wait_protocol(timeout=60)
-    template = (board_with_a_game[0] / "journal.txt").read_bytes()
-    assert (folder / "journal.txt").read_bytes() == template  # the whole lines, as they were
+    whole = (template[0] / "journal.txt").read_bytes()
+    assert (folder / "journal.txt").read_bytes() == whole  # the whole lines, as they were
     bad = (folder / "journal.txt.bad").read_bytes()
-    assert bad.startswith(template) and len(bad) > 6000
+    assert bad.startswith(whole) and len(bad) > 6000
     assert "line %d: a line longer than" % (moves + 2) in (folder / "journal.txt.why").read_text()
 
 

@@ -9,12 +9,16 @@
   instants spread over the flash): the command ends within its deadline, the board boots a
   whole firmware, the next flash completes;
 - mutated rule tables: host and board (its check on the real MicroPython VM) agree, and the
-  board's check never crashes.
+  board's check never crashes;
+- corrupted flash files: every file the board keeps, each corrupted every way
+  (tests/test_flash_files.py's matrix), on a board with a game in progress: the board answers
+  its program (not left at the REPL), and the game goes on where its journal was whole.
 (The seven bad firmwares are tests/test_flash_bad_firmware.py, in `make test`.)
 """
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -106,6 +110,34 @@ def tables(n, tmp):
     return agree, crashes, sum(v == "ok" for v in board)
 
 
+def flash_files(tmp):
+    """(cases, boards that did not answer their program, games with a whole journal, of them
+    games not resumed at the same move)."""
+    from test_flash_files import JOURNAL_WHOLE, MATRIX, board_with_a_game, corrupt
+
+    moves = board_with_a_game(tmp / "files")
+    silent = whole = lost = 0
+    for i, (name, kind) in enumerate(MATRIX):
+        folder = tmp / ("files%d" % i)
+        shutil.copytree(tmp / "files", folder)
+        corrupt(folder, name, kind)
+        board = VBoard(folder)
+        try:
+            try:
+                board.wait_protocol(timeout=60)
+            except Exception:
+                silent += 1
+                print("%s %s: no answer" % (name, kind), file=sys.stderr, flush=True)
+                continue
+            if name != "journal.txt" or kind in JOURNAL_WHOLE:
+                whole += 1
+                s = board.request("state")["state"]
+                lost += not (s["mode"] == "play" and s["moves"] == moves)
+        finally:
+            board.stop()
+    return len(MATRIX), silent, whole, lost
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cuts", type=int, default=100)
@@ -120,6 +152,10 @@ def main():
         agree, crashes, accepted = tables(args.tables, tmp / "t")
         rows.append(("mutated rule tables, host and board", "%d of %d agree" % (
             agree, args.tables), "%d board crashes; %d accepted by both" % (crashes, accepted)))
+        cases, silent, whole, lost = flash_files(tmp)
+        rows.append(("corrupted flash files, a game in progress", "%d cases" % cases,
+                     "%d boards left at the REPL; %d games lost of %d whose journal was whole"
+                     % (silent, lost, whole)))
         ok = resets(args.resets, tmp)
         rows.append(("side-channel resets, half at the REPL, half in the menu",
                      "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
@@ -129,7 +165,8 @@ def main():
                          hangs, DEADLINE, longest, bricks)))
         print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
     print_table("reliability (python tests/bench/bench_reliability.py)", rows)
-    print(json.dumps({"ok": not (crashes or hangs or bricks) and agree == args.tables}))
+    print(json.dumps({"ok": not (crashes or hangs or bricks or silent or lost)
+                      and agree == args.tables}))
 
 
 if __name__ == "__main__":
