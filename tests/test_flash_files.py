@@ -181,3 +181,17 @@ def test_flash_repairs_a_board_of_its_build_that_falls_at_boot(make_vboard, tmp_
     assert board.wait_protocol(timeout=30)["slot"]["active"] == "slot_a"
     assert b"trap" in (folder / "journal.txt.bad").read_bytes()
     assert not json.loads((folder / "slot.json").read_text()).get("falls")
+
+
+def test_flash_rewrites_the_slot_of_a_board_stopped_by_a_garbage_profile(make_vboard, tmp_path):
+    # The profile is the slot's (its manifest names its hash): a garbage one makes the slot
+    # not whole, and the flash writes the other slot, with the firmware on trial there.
+    folder = tmp_path / "flash"
+    image.write_to_folder(image.make(load_profile("pico")), folder)
+    (folder / "slot_a" / "profile.json").write_bytes(b"garbage")
+    board = make_vboard(flash_dir=folder)
+    board.read_until(b">>> ", timeout=60)  # (no built-in defaults for a board's pins)
+    result = flash(board)
+    assert result.outcome == "up", (result.outcome, result.error)
+    hello = board.wait_protocol(timeout=30)
+    assert hello["slot"]["active"] == "slot_b" and hello["profile"] == "pico"
