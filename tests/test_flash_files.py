@@ -37,6 +37,7 @@ JSON_KINDS = {
     "huge": lambda old: b'["' + b"x" * HUGE + b'"]',
     "deep": lambda old: b"[" * 3000 + b"]" * 3000,
     "wrong type": lambda old: b"5",
+    "a folder": lambda old: "folder",
 }
 JOURNAL_KINDS = {
     "truncated": lambda old: old[: len(old) // 2],
@@ -44,12 +45,12 @@ JOURNAL_KINDS = {
     "huge": lambda old: old + crc_line(b'"' + b"x" * 300_000 + b'"'),  # a 300 KB line
     "deep": lambda old: old + crc_line(b"[" * 3000 + b"]" * 3000),
     "wrong type": lambda old: crc_line(b"5") + old.split(b"\n", 1)[1],  # a header that is 5
+    "a folder": lambda old: "folder",
 }
 SLOT_KINDS = dict(JSON_KINDS, **{
     "a list": lambda old: b"[]",
     "another slot": lambda old: b'"slot_c"',
     "missing": lambda old: None,
-    "a folder": lambda old: "folder",
 })
 FILES = {"slot.json": SLOT_KINDS, "checked.json": JSON_KINDS, "journal.txt": JOURNAL_KINDS,
          KEPT: JSON_KINDS, SYNCED: JSON_KINDS}
