@@ -153,7 +153,7 @@ def test_a_bad_journal_line_is_set_aside_with_the_lines_before_it_kept(template,
     assert (folder / "journal.txt").read_bytes() == whole  # the whole lines, as they were
     bad = (folder / "journal.txt.bad").read_bytes()
     assert bad.startswith(whole) and len(bad) > 6000
-    assert "line %d: a line longer than" % (moves + 2) in (folder / "journal.txt.why").read_text()
+    assert "line %d is no move" % (moves + 2) in (folder / "journal.txt.why").read_text()
 
 
 def trips_over_its_journal(root):
