@@ -8,10 +8,11 @@ flash` repairs a board of its own build that does not answer its program."""
 import binascii
 import json
 import shutil
+import time
 
 import pytest
 from engine_driver import CpuTable, MemoryBoard, choose_options
-from flashing import firmware_copy, flash
+from flashing import append, firmware_copy, flash
 from vboard import VBoard
 
 from cheeseboard import image
@@ -198,3 +199,25 @@ def test_flash_rewrites_the_slot_of_a_board_stopped_by_a_garbage_profile(make_vb
     assert result.outcome == "up", (result.outcome, result.error)
     hello = board.wait_protocol(timeout=30)
     assert hello["slot"]["active"] == "slot_b" and hello["profile"] == "pico"
+
+
+def test_an_unreadable_slot_json_beside_two_slots_runs_the_one_sealed_last(make_vboard,
+                                                                           tmp_path):
+    # Which slot ran is not known: the one sealed last runs on trial, the other its way back.
+    folder = tmp_path / "flash"
+    board = make_vboard(flash_dir=folder)
+    board.wait_protocol()
+    newer = firmware_copy(tmp_path, change=lambda root: append(
+        root / "cheesefw" / "render.py", "\nNEWER = 1\n"))
+    assert flash(board, newer).outcome == "up"
+    build = json.loads((folder / "slot.json").read_text())["build"]
+    board.power_cut()
+    (folder / "slot.json").write_bytes(b"5")
+    again = make_vboard(flash_dir=folder)
+    hello = again.wait_protocol(timeout=60)
+    deadline = time.monotonic() + 60  # its trial: up once its main loop has run 3 s
+    while hello["slot"].get("trial") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        hello = again.request("hello")
+    assert hello["slot"] == {"active": "slot_b", "previous": "slot_a", "build": build}
+    assert (folder / "slot.json.bad").read_bytes() == b"5"
