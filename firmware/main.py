@@ -21,7 +21,7 @@ _settle = 0  # ticks until a firmware that fell is forgiven (0: nothing to forgi
 
 
 def read_state():
-    """slot.json, or None when there is none that can be read."""
+    # slot.json, or None when there is none that can be read
     try:
         with open(STATE) as f:
             state = json.loads(f.read(_STATE_BYTES))

@@ -8,10 +8,11 @@ flash` repairs a board of its own build that does not answer its program."""
 import binascii
 import json
 import shutil
+import time
 
 import pytest
 from engine_driver import CpuTable, MemoryBoard, choose_options
-from flashing import firmware_copy, flash
+from flashing import append, firmware_copy, flash
 from vboard import VBoard
 
 from cheeseboard import image
@@ -37,6 +38,7 @@ JSON_KINDS = {
     "huge": lambda old: b'["' + b"x" * HUGE + b'"]',
     "deep": lambda old: b"[" * 3000 + b"]" * 3000,
     "wrong type": lambda old: b"5",
+    "a folder": lambda old: "folder",
 }
 JOURNAL_KINDS = {
     "truncated": lambda old: old[: len(old) // 2],
@@ -44,12 +46,12 @@ JOURNAL_KINDS = {
     "huge": lambda old: old + crc_line(b'"' + b"x" * 300_000 + b'"'),  # a 300 KB line
     "deep": lambda old: old + crc_line(b"[" * 3000 + b"]" * 3000),
     "wrong type": lambda old: crc_line(b"5") + old.split(b"\n", 1)[1],  # a header that is 5
+    "a folder": lambda old: "folder",
 }
 SLOT_KINDS = dict(JSON_KINDS, **{
     "a list": lambda old: b"[]",
     "another slot": lambda old: b'"slot_c"',
     "missing": lambda old: None,
-    "a folder": lambda old: "folder",
 })
 FILES = {"slot.json": SLOT_KINDS, "checked.json": JSON_KINDS, "journal.txt": JOURNAL_KINDS,
          KEPT: JSON_KINDS, SYNCED: JSON_KINDS}
@@ -61,11 +63,9 @@ SAMPLE = [("journal.txt", "deep"), ("journal.txt", "huge"), ("journal.txt", "wro
           ("slot.json", "a folder"), ("checked.json", "deep")]
 
 
-@pytest.fixture(scope="module")
-def board_with_a_game(tmp_path_factory):
+def board_with_a_game(folder):
     """A flash folder as a flashed board keeps it, with a kitchen game 8 moves in, a synced
-    table and the kept table of that game: (folder, the moves made)."""
-    folder = tmp_path_factory.mktemp("template") / "flash"
+    table and the kept table of that game; the moves made."""
     image.write_to_folder(image.make(load_profile("pico")), folder)
     board = VBoard(folder)  # its first boot stamps the files it checked (checked.json)
     try:
@@ -84,11 +84,20 @@ def board_with_a_game(tmp_path_factory):
     (folder / "rules").mkdir()
     (folder / SYNCED).write_bytes(default)
     (folder / KEPT).write_bytes(default)
-    return folder, len(table.engine.scene.state.history)
+    return len(table.engine.scene.state.history)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """(board_with_a_game's folder, its moves), made once for the module."""
+    folder = tmp_path_factory.mktemp("template") / "flash"
+    return folder, board_with_a_game(folder)
 
 
 def corrupt(folder, name, kind):
     path = folder / name
+    if name == SYNCED:  # no kept table: the game in progress reads the synced one
+        (folder / KEPT).unlink()
     new = FILES[name][kind](path.read_bytes())
     path.unlink()
     if new == "folder":
@@ -98,13 +107,13 @@ def corrupt(folder, name, kind):
         path.write_bytes(new)
 
 
-def boot_with(board_with_a_game, make_vboard, tmp_path, name, kind):
-    template, moves = board_with_a_game
+def boot_with(template, make_vboard, tmp_path, name, kind):
+    """A board booted from a copy of template, name corrupted the kind's way."""
     folder = tmp_path / "flash"
-    shutil.copytree(template, folder)
+    shutil.copytree(template[0], folder)
     corrupt(folder, name, kind)
     board = make_vboard(flash_dir=folder)
-    return board, folder, moves
+    return board, folder, template[1]
 
 
 def check_board(board, folder, moves, name, kind):
@@ -124,30 +133,30 @@ def check_board(board, folder, moves, name, kind):
 
 
 @pytest.mark.parametrize("name,kind", SAMPLE)
-def test_a_corrupt_file_leaves_the_board_playing(board_with_a_game, make_vboard, tmp_path,
+def test_a_corrupt_file_leaves_the_board_playing(template, make_vboard, tmp_path,
                                                  name, kind):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, name, kind)
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, name, kind)
     check_board(board, folder, moves, name, kind)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,kind", [c for c in MATRIX if c not in SAMPLE])
-def test_every_corrupt_file_leaves_the_board_playing(board_with_a_game, make_vboard, tmp_path,
+def test_every_corrupt_file_leaves_the_board_playing(template, make_vboard, tmp_path,
                                                      name, kind):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, name, kind)
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, name, kind)
     check_board(board, folder, moves, name, kind)
 
 
-def test_a_bad_journal_line_is_set_aside_with_the_lines_before_it_kept(board_with_a_game,
+def test_a_bad_journal_line_is_set_aside_with_the_lines_before_it_kept(template,
                                                                        make_vboard, tmp_path):
-    board, folder, moves = boot_with(board_with_a_game, make_vboard, tmp_path, "journal.txt",
+    board, folder, moves = boot_with(template, make_vboard, tmp_path, "journal.txt",
                                      "deep")
     board.wait_protocol(timeout=60)
-    template = (board_with_a_game[0] / "journal.txt").read_bytes()
-    assert (folder / "journal.txt").read_bytes() == template  # the whole lines, as they were
+    whole = (template[0] / "journal.txt").read_bytes()
+    assert (folder / "journal.txt").read_bytes() == whole  # the whole lines, as they were
     bad = (folder / "journal.txt.bad").read_bytes()
-    assert bad.startswith(template) and len(bad) > 6000
-    assert "line %d: a line longer than" % (moves + 2) in (folder / "journal.txt.why").read_text()
+    assert bad.startswith(whole) and len(bad) > 6000
+    assert "line %d is no move" % (moves + 2) in (folder / "journal.txt.why").read_text()
 
 
 def trips_over_its_journal(root):
@@ -176,3 +185,39 @@ def test_flash_repairs_a_board_of_its_build_that_falls_at_boot(make_vboard, tmp_
     assert board.wait_protocol(timeout=30)["slot"]["active"] == "slot_a"
     assert b"trap" in (folder / "journal.txt.bad").read_bytes()
     assert not json.loads((folder / "slot.json").read_text()).get("falls")
+
+
+def test_flash_rewrites_the_slot_of_a_board_stopped_by_a_garbage_profile(make_vboard, tmp_path):
+    # The profile is the slot's (its manifest names its hash): a garbage one makes the slot
+    # not whole, and the flash writes the other slot, with the firmware on trial there.
+    folder = tmp_path / "flash"
+    image.write_to_folder(image.make(load_profile("pico")), folder)
+    (folder / "slot_a" / "profile.json").write_bytes(b"garbage")
+    board = make_vboard(flash_dir=folder)
+    board.read_until(b">>> ", timeout=60)  # (no built-in defaults for a board's pins)
+    result = flash(board)
+    assert result.outcome == "up", (result.outcome, result.error)
+    hello = board.wait_protocol(timeout=30)
+    assert hello["slot"]["active"] == "slot_b" and hello["profile"] == "pico"
+
+
+def test_an_unreadable_slot_json_beside_two_slots_runs_the_one_sealed_last(make_vboard,
+                                                                           tmp_path):
+    # Which slot ran is not known: the one sealed last runs on trial, the other its way back.
+    folder = tmp_path / "flash"
+    board = make_vboard(flash_dir=folder)
+    board.wait_protocol()
+    newer = firmware_copy(tmp_path, change=lambda root: append(
+        root / "cheesefw" / "render.py", "\nNEWER = 1\n"))
+    assert flash(board, newer).outcome == "up"
+    build = json.loads((folder / "slot.json").read_text())["build"]
+    board.power_cut()
+    (folder / "slot.json").write_bytes(b"5")
+    again = make_vboard(flash_dir=folder)
+    hello = again.wait_protocol(timeout=60)
+    deadline = time.monotonic() + 60  # its trial: up once its main loop has run 3 s
+    while hello["slot"].get("trial") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        hello = again.request("hello")
+    assert hello["slot"] == {"active": "slot_b", "previous": "slot_a", "build": build}
+    assert (folder / "slot.json.bad").read_bytes() == b"5"

@@ -69,4 +69,12 @@ def record(board, name, stamp):
     stamps = _read_json(board.read_file, STAMPS)
     if stamps.get(name) != stamp:
         stamps[name] = stamp
-        board.write_file(STAMPS, json.dumps(stamps).encode())
+        data = json.dumps(stamps).encode()
+        try:
+            board.write_file(STAMPS, data)
+        except OSError:  # STAMPS is no file it can replace (a folder): set aside, made anew
+            try:
+                board.rename(STAMPS, STAMPS + ".bad")
+                board.write_file(STAMPS, data)
+            except OSError:
+                pass  # no stamp: the check runs again next time

@@ -1,7 +1,8 @@
 """Reliability under attack, counted (the README's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
-                       [--tables N] [--requests N] [--jobs N]; a count of 0 leaves a part out)
+                       [--tables N] [--requests N] [--files 0] [--jobs N]; a count of 0 leaves a
+                       part out)
 
 - resets of the virtual board from its side channel, at the REPL and in a game: `hello`
   answers after each (a deadlock would time out);
@@ -11,12 +12,16 @@
 - mutated rule tables, a quarter of them with a syntax change (a trailing comma, `01`, a bad
   escape: table_mutations.syntax_mutation): host and board (its check on the real MicroPython
   VM) agree, and the board's check never crashes;
-- fuzzed requests with extreme field values (tests/request_fuzz.py): each answered, no restart.
+- fuzzed requests with extreme field values (tests/request_fuzz.py): each answered, no restart;
+- corrupted flash files: every file the board keeps, each corrupted every way
+  (tests/test_flash_files.py's matrix), on a board with a game in progress: the board answers
+  its program (not left at the REPL), and the game goes on where its journal was whole.
 (The seven bad firmwares are tests/test_flash_bad_firmware.py, in `make test`.)
 """
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -122,12 +127,41 @@ def tables(n, tmp):
     return agree, crashes, sum(v == "ok" for v in board), not_json
 
 
+def flash_files(tmp):
+    """(cases, boards that did not answer their program, games with a whole journal, of them
+    games not resumed at the same move)."""
+    from test_flash_files import JOURNAL_WHOLE, MATRIX, board_with_a_game, corrupt
+
+    moves = board_with_a_game(tmp / "files")
+    silent = whole = lost = 0
+    for i, (name, kind) in enumerate(MATRIX):
+        folder = tmp / ("files%d" % i)
+        shutil.copytree(tmp / "files", folder)
+        corrupt(folder, name, kind)
+        board = VBoard(folder)
+        try:
+            try:
+                board.wait_protocol(timeout=60)
+            except Exception:
+                silent += 1
+                print("%s %s: no answer" % (name, kind), file=sys.stderr, flush=True)
+                continue
+            if name != "journal.txt" or kind in JOURNAL_WHOLE:
+                whole += 1
+                s = board.request("state")["state"]
+                lost += not (s["mode"] == "play" and s["moves"] == moves)
+        finally:
+            board.stop()
+    return len(MATRIX), silent, whole, lost
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cuts", type=int, default=100)
     p.add_argument("--resets", type=int, default=100)
     p.add_argument("--tables", type=int, default=5000)
     p.add_argument("--requests", type=int, default=2000)
+    p.add_argument("--files", type=int, default=1, help="0 leaves the corrupted files out")
     p.add_argument("--jobs", type=int, default=1, help="flash-cut boards at a time")
     args = p.parse_args()
     rows = []
@@ -145,6 +179,10 @@ def main():
         rows.append(("fuzzed requests, extreme field values (Pico heap)", "%d of %d answered" % (
             answered, args.requests), "%d restarts; tables %s" % (
             restarts, "unchanged" if kept else "CHANGED")))
+        cases, silent, whole, lost = flash_files(tmp) if args.files else (0, 0, 0, 0)
+        rows.append(("corrupted flash files, a game in progress", "%d cases" % cases,
+                     "%d boards left at the REPL; %d games lost of %d whose journal was whole"
+                     % (silent, lost, whole)))
         ok = resets(args.resets, tmp) if args.resets else 0
         rows.append(("side-channel resets, half at the REPL, half in the menu",
                      "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
@@ -154,8 +192,8 @@ def main():
                          hangs, DEADLINE, longest, bricks)))
         print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
     print_table("reliability (python tests/bench/bench_reliability.py)", rows)
-    print(json.dumps({"ok": not (crashes or hangs or bricks or restarts) and kept
-                      and agree == args.tables and answered == args.requests}))
+    print(json.dumps({"ok": not (crashes or hangs or bricks or restarts or silent or lost)
+                      and kept and agree == args.tables and answered == args.requests}))
 
 
 if __name__ == "__main__":

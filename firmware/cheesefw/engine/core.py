@@ -95,14 +95,14 @@ class Engine:
     def _resume(self):
         header = self.journal.header()
         if header is None:
-            self.journal.set_aside("its first line names no game")  # (if there is a file)
+            self.journal.set_aside()  # a file whose first line names no game, if any
             return
         try:
             self._play(header, resume=True)
         except Exception as e:
             # A journal this firmware cannot replay (a changed rule table, a move it cannot
             # play): kept aside, never lost, and the menu comes back.
-            self.journal.set_aside("not resumed: %s: %s" % (type(e).__name__, e))
+            self.journal.set_aside(e)
             self._end_game()
 
     def seat_count(self, game, options):

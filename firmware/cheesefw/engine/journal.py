@@ -8,9 +8,8 @@ its last completed move. Starting a new game replaces the file atomically
 
 A line whose CRC holds but which is no move (too long, nested too deep, not JSON: written
 by something else than this firmware) is corruption, not a power cut: the file is kept
-whole beside the journal as journal.txt.bad, with the reason in journal.txt.why, and the
-game resumes at the whole lines before it. Every line is read within a bound, so no
-journal can take more heap than a move does.
+whole beside the journal (engine/aside.py), and the game resumes at the whole lines before
+it. Every line is read within a bound, so no journal can take more heap than a move does.
 """
 
 import binascii
@@ -29,10 +28,10 @@ def _line(obj):
 
 def _parse(line):
     """The object in one journal line; None when the line is torn (a power cut cut it off: no
-    end, or its CRC does not match); ValueError, saying why, when it is whole but no move."""
+    end, or its CRC does not match); ValueError when it is whole but no move."""
     if not line.endswith("\n"):
         if len(line) > _MAX_LINE:
-            raise ValueError("a line longer than %d characters" % _MAX_LINE)
+            raise ValueError
         return None
     line = line[:-1]
     if len(line) < 10 or line[8] != " ":
@@ -41,11 +40,8 @@ def _parse(line):
     if "%08x" % (binascii.crc32(text.encode()) & 0xFFFFFFFF) != line[:8]:
         return None
     if text.count("[") + text.count("{") > _MAX_BRACKETS:  # json.loads would need its heap
-        raise ValueError("a line with more than %d brackets" % _MAX_BRACKETS)
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise ValueError("a line that is not JSON") from None
+        raise ValueError
+    return json.loads(text)
 
 
 class Journal:
@@ -81,7 +77,7 @@ class Journal:
         count = 0
         intact = 0
         torn = False
-        why = None
+        bad = 0  # the number of a whole line that is no move
         with self.board.open(self.name, "r") as f:
             intact = len(f.readline(_MAX_LINE + 1))  # the header
             while True:
@@ -93,8 +89,8 @@ class Journal:
                     break
                 try:
                     move = _parse(line)
-                except ValueError as e:
-                    why = "line %d: %s" % (count + 2, e)
+                except ValueError:
+                    bad = count + 2
                     move = None
                 if move is None:
                     torn = True
@@ -102,23 +98,25 @@ class Journal:
                 apply(move)
                 count += 1
                 intact += len(line)
-        if why:  # the whole file kept aside, the lines before the bad one played on
-            self.set_aside("%s; the %d moves before it resumed" % (why, count))
+        if bad:  # the whole file kept aside, the lines before the bad one played on
+            self.set_aside(bad)
             self._cut(intact, self.name + ".bad")
         elif torn:
             self._cut(intact)
         return count
 
-    def set_aside(self, why):
-        """Move the journal, whole, to journal.txt.bad, and why to journal.txt.why (said on
-        the console too): a journal the board cannot read is never thrown away."""
+    def set_aside(self, why=None):
+        """Keep the journal aside, whole (engine/aside.py: why is the number of its bad line,
+        the error its replay raised, or None: its first line names no game)."""
         try:
             self.board.open(self.name, "r").close()
-        except OSError:  # no journal: nothing to keep
+        except OSError:  # no journal: nothing to keep (every boot without a game)
             return
-        self.board.rename(self.name, self.name + ".bad")
-        print("%s set aside as %s.bad: %s" % (self.name, self.name, why))
-        self.board.write_file(self.name + ".why", why.encode())
+        from cheesefw.engine import aside
+        from cheesefw.modules import forget
+
+        aside.set_aside(self.board, self.name, why)
+        forget("cheesefw.engine.aside")  # (rare: its code goes once it has run)
 
     def _cut(self, size, source=None):
         """Keep the first size characters of the journal (or of source: a journal set aside),

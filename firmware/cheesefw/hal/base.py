@@ -13,6 +13,8 @@ import os
 import sys
 import time
 
+from cheesefw import const
+
 try:
     from typing import Any  # noqa: F401 - for type checkers only
 except ImportError:
@@ -71,7 +73,7 @@ class Board:
 
     def read_file(self, name):
         """The file's bytes, or None when it does not exist; ValueError when it is larger
-        than any the firmware reads whole (MAX_READ)."""
+        than any the firmware reads whole (_MAX_READ)."""
         return read_file(name)
 
     def write_file(self, name, data):
@@ -148,16 +150,16 @@ class Board:
 
 # The most bytes a file read whole may have (a rule table's, table_check.MAX_BYTES): none of
 # the firmware's is near it, and a larger one, written by something else, might not fit the heap.
-MAX_READ = 16384
+_MAX_READ = const(16384)
 
 
 def read_file(name):
     """A file's bytes, or None when it does not exist (before there is a board: at power-on);
-    ValueError when it has more than MAX_READ bytes."""
+    ValueError when it has more than _MAX_READ bytes."""
     try:
         size = os.stat(name)[6]
-        if size > MAX_READ:
-            raise ValueError("%s: expected at most %d bytes, got %d" % (name, MAX_READ, size))
+        if size > _MAX_READ:
+            raise ValueError("%s: expected at most %d bytes, got %d" % (name, _MAX_READ, size))
         with open(name, "rb") as f:
             return f.read()
     except OSError:  # missing, or a folder
