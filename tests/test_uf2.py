@@ -292,3 +292,21 @@ def test_a_flash_onto_the_frozen_firmware_goes_into_a_slot_on_trial_with_it_to_g
     assert not plan.up_to_date and not plan.loader
     assert "rules/gouda.json" in plan.copy and "profile.json" in plan.copy  # not sent again
     assert "cheesefw/app.mpy" in plan.upload
+
+
+def test_an_archive_is_unpacked_whole_once_or_not_at_all(tmp_path):
+    import tarfile
+
+    content = tmp_path / "content" / "micropython" / "py"
+    content.mkdir(parents=True)
+    (content / "mpconfig.h").write_text("x")
+    archive = tmp_path / "mp.tar.xz"
+    with tarfile.open(archive, "w:xz") as tar:
+        tar.add(tmp_path / "content" / "micropython", arcname="micropython")
+    dest = tmp_path / "cache" / "micropython-1"
+    tree = source.unpack(archive, dest, "micropython")
+    assert (tree / "py" / "mpconfig.h").read_text() == "x"
+    assert source.unpack(archive, dest, "micropython") == tree  # once
+    with pytest.raises(UF2Error, match="expected a folder picotool/"):
+        source.unpack(archive, tmp_path / "cache" / "picotool-1", "picotool")
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["micropython-1"]
