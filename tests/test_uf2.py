@@ -292,3 +292,69 @@ def test_a_flash_onto_the_frozen_firmware_goes_into_a_slot_on_trial_with_it_to_g
     assert not plan.up_to_date and not plan.loader
     assert "rules/gouda.json" in plan.copy and "profile.json" in plan.copy  # not sent again
     assert "cheesefw/app.mpy" in plan.upload
+
+
+def test_an_archive_is_unpacked_whole_once_or_not_at_all(tmp_path):
+    import tarfile
+
+    content = tmp_path / "content" / "micropython" / "py"
+    content.mkdir(parents=True)
+    (content / "mpconfig.h").write_text("x")
+    archive = tmp_path / "mp.tar.xz"
+    with tarfile.open(archive, "w:xz") as tar:
+        tar.add(tmp_path / "content" / "micropython", arcname="micropython")
+    dest = tmp_path / "cache" / "micropython-1"
+    tree = source.unpack(archive, dest, "micropython")
+    assert (tree / "py" / "mpconfig.h").read_text() == "x"
+    assert source.unpack(archive, dest, "micropython") == tree  # once
+    with pytest.raises(UF2Error, match="expected a folder picotool/"):
+        source.unpack(archive, tmp_path / "cache" / "picotool-1", "picotool")
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["micropython-1"]
+
+
+class InfoLink:
+    """What `cheeseboard info` opens: a board that answers the agent's facts."""
+
+    port = "/dev/ttyACM0"
+
+    def __init__(self, facts):
+        self.facts = facts
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def enter(self):
+        pass
+
+    def call(self, name, *args):
+        assert name == "facts"
+        return self.facts
+
+    def restart(self):
+        pass
+
+
+@pytest.mark.parametrize("active, frozen, says", [
+    ("frozen", True, ["firmware:  0.1.0 (build b1), frozen into MicroPython",
+                      "frozen:    this one: a UF2 from `cheeseboard uf2`"]),
+    ("slot_a", True, ["firmware:  0.1.0 (build b1)\n",
+                      "frozen:    a firmware frozen into MicroPython (a `cheeseboard uf2` UF2): "
+                      "the last to go back to"]),
+    ("slot_a", False, ["frozen:    none (MicroPython's own firmware)"]),
+])
+def test_info_says_which_firmware_runs_and_whether_it_is_frozen(monkeypatch, capsys, active,
+                                                                 frozen, says):
+    from cheeseboard import flash_cli
+
+    facts = {"name": "micropython", "version": [1, 28, 0], "platform": "rp2", "mpy": 6 | 3 << 10,
+             "machine": "Raspberry Pi Pico with RP2040", "state": {"active": active},
+             "build": "b1", "firmware": "0.1.0", "profile": "pico", "frozen": frozen,
+             "flash_free": 1 << 20, "flash_size": 1408 << 10, "heap_free": 200000}
+    monkeypatch.setattr(flash_cli, "_open", lambda args: InfoLink(facts))
+    assert cli.main(["info"]) == 0
+    out = capsys.readouterr().out
+    for line in says:
+        assert line in out

@@ -111,7 +111,10 @@ def unpack(archive, dest, top):
     tmp = Path(tempfile.mkdtemp(prefix=dest.name + ".", suffix=".part", dir=dest.parent))
     try:
         with tarfile.open(archive) as tar:
-            tar.extractall(tmp, filter="tar")
+            if hasattr(tarfile, "tar_filter"):  # Python 3.11.4+: no link or path out of tmp
+                tar.extractall(tmp, filter="tar")
+            else:
+                tar.extractall(tmp)  # ../shared/third_party's own archives
         if not (tmp / top).is_dir():
             raise UF2Error("%s: expected a folder %s/ in it" % (archive, top))
         try:
