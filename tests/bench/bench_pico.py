@@ -11,8 +11,10 @@ The emulator does not model the flash's XIP wait states: every figure errs on th
 - boot to the menu: power on to the first LED frame on the NeoPixel pin;
 - the menu's frame write: the pulses on the pin, first rise to last fall, against the
   WS2812 wire time (30 us a pixel);
-- free heap after boot (`hello`), and with CHEESEBOARD_PICO_FROZEN_UF2 a UF2 with the
-  firmware frozen in: its boot to the menu and free heap;
+- free heap after boot (`hello`); the peak live heap of a whole 6-player Gouda game with
+  powers (games_on_vm.py's heap mode, the firmware loaded as .mpy files); with
+  CHEESEBOARD_PICO_FROZEN_UF2, a UF2 with the firmware frozen in: its boot to the menu and
+  free heap;
 - on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
   mean and worst; each game with the board playing every seat, its longest tick and the ticks
   over 10 ms; a frame write through the HAL at 64 and 256 pixels against the wire
@@ -53,14 +55,15 @@ def timed(board, action):
     return result, chip_ms(board) - start, time.monotonic() - wall
 
 
-def on_chip(board):
-    """pico_on_chip.py's figures, run in the active slot's folder of a flashed board (its
-    QuietBoard copied to the flash's root)."""
+def on_chip(board, script, *argv):
+    """A benchmark script's JSON line, run in the active slot's folder of a flashed board
+    with argv as its sys.argv[1:] (its QuietBoard copied to the flash's root)."""
     board.release_console()
     setup = ("import os, sys, json; slot = '/' + json.load(open('/slot.json'))['active']; "
-             "os.chdir(slot); sys.path[:0] = [slot, '/']")
+             "os.chdir(slot); sys.path[:0] = [slot, '/']; sys.argv[:] = %r"
+             % (["bench"] + list(argv)))
     run = board.mpremote("cp", str(HERE / "quiet_board.py"), ":/quiet_board.py", "+",
-                         "exec", setup, "+", "run", str(HERE / "pico_on_chip.py"), timeout=900)
+                         "exec", setup, "+", "run", str(HERE / script), timeout=900)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -96,7 +99,9 @@ def main():
         again.link.wait_frame(0, timeout=120)
         first = again.link.frame_event
         hello = again.wait_protocol(timeout=60)
-        chip = on_chip(again)
+        chip = on_chip(again, "pico_on_chip.py")
+        # a whole 6-player Gouda game with powers through the engine (games_on_vm.py's)
+        heap = on_chip(again, "games_on_vm.py", "heap", "gouda", "6", "1")
         again.stop()
 
         frozen = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
@@ -134,6 +139,9 @@ def main():
                      "wire time %d us: %.2fx (target 1.1x)" % (wire, write_us / wire)))
     rows.append(("journal append on LittleFS (us)", "%.0f" % chip["append_mean_us"],
                  "worst %d us" % chip["append_worst_us"]))
+    rows.append(("peak live heap, 6-player Gouda (bytes)", "%d" % heap["peak"],
+                 "firmware loaded as .mpy files: %d before the game (target 48 KB frozen)"
+                 % heap["before"]))
     for game, t in sorted(chip["thinking"].items()):
         rows.append(("%s, board plays all seats: worst tick (us)" % game, "%d" % t["worst_us"],
                      "%d of %d ticks late (over 10 ms), %d moves; target: none late by more "
