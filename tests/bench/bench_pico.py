@@ -12,7 +12,8 @@ The emulator does not model the flash's XIP wait states: every figure errs on th
 - the menu's frame write: the pulses on the pin, first rise to last fall, against the
   WS2812 wire time (30 us a pixel);
 - free heap after boot (`hello`); the peak live heap of a whole 6-player Gouda game with
-  powers (games_on_vm.py's heap mode, the firmware loaded as .mpy files); with
+  powers (games_on_vm.py's heap mode, the firmware loaded as .mpy files); a Gatenkaas hand's
+  legal placements and the board's choice (its gatenkaas mode); with
   CHEESEBOARD_PICO_FROZEN_UF2, a UF2 with the firmware frozen in: its boot to the menu and
   free heap;
 - on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
@@ -102,6 +103,8 @@ def main():
         chip = on_chip(again, "pico_on_chip.py")
         # a whole 6-player Gouda game with powers through the engine (games_on_vm.py's)
         heap = on_chip(again, "games_on_vm.py", "heap", "gouda", "6", "1")
+        # a Gatenkaas hand's legal placements, and the board's choice (games_on_vm.py's)
+        hands = on_chip(again, "games_on_vm.py", "gatenkaas")
         again.stop()
 
         frozen = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
@@ -142,6 +145,9 @@ def main():
     rows.append(("peak live heap, 6-player Gouda (bytes)", "%d" % heap["peak"],
                  "firmware loaded as .mpy files: %d before the game (target 48 KB frozen)"
                  % heap["before"]))
+    rows.append(("Gatenkaas hand's placements (us)", "%.0f" % hands["mean_us"],
+                 "worst %d us over %d hands; the board's choice: worst %d us"
+                 % (hands["worst_us"], hands["positions"], hands["bot_us"])))
     for game, t in sorted(chip["thinking"].items()):
         rows.append(("%s, board plays all seats: worst tick (us)" % game, "%d" % t["worst_us"],
                      "%d of %d ticks late (over 10 ms), %d moves; target: none late by more "
