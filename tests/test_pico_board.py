@@ -91,8 +91,10 @@ def test_the_watchdog_resets_the_chip(pico):
     # nobody feeds it: the chip resets (perhaps before mpremote has let go of the port)
     board.link.wait_for(lambda s: any(e.get("ev") == "watchdog" for e in s.events), 60,
                         "the watchdog's reset")
-    status = board.link.status()
-    assert status["watchdog_resets"] == 1 and status["boots"] == 2
+    board.link.wait_for(lambda s: s.status()["boots"] == 2, 30, "the chip to start again")
+    assert board.link.status()["watchdog_resets"] == 1
+    run = board.mpremote("exec", "print(6 * 7)")  # and it runs MicroPython again
+    assert run.stdout.strip() == "42", run.stderr
 
 
 def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico, tmp_path):
