@@ -9,7 +9,7 @@ import sys
 import pytest
 from engine_driver import choose_options
 from flashing import append, firmware_copy, flash
-from pico import PicoTable, stock_uf2  # noqa: F401 - the fixture
+from pico import PicoTable, frozen_uf2, stock_uf2  # noqa: F401 - the fixtures
 from vboard import VBoard
 
 from cheeseboard import image
@@ -125,6 +125,23 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     assert resumed["game"] == "gouda" and resumed["moves"] in (before["moves"],
                                                                before["moves"] + 1)
     assert again.request("log", **{"from": 0})["moves"][:len(moves)] == moves
+
+
+def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):  # noqa: F811
+    board = VBoard(tmp_path / "frozen.bin", target="pico", uf2=frozen_uf2)
+    try:
+        hello = board.wait_protocol(timeout=60)
+        assert hello["platform"] == "rp2" and hello["profile"] == "pico"
+        board.link.wait_frame(0, timeout=60)  # the menu, on the pin
+        table = PicoTable(board)
+        choose_options(table, "gouda", {"players": 2})
+        start = table.state()
+        for _ in range(6):
+            s = table.state()
+            table.press({"roll": "roll", "rolling": "next"}.get(s["wait"], "ok"))
+        assert start["game"] == "gouda" and table.state()["moves"] > start["moves"]
+    finally:
+        board.stop()
 
 
 # On the board: the active slot's files against its manifest, byte for byte (SHA-256).
