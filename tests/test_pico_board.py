@@ -104,6 +104,11 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     board.wait_protocol(timeout=60)
     table = PicoTable(board)
     menu = board.link.wait_frame(0, timeout=30)
+    unix = VBoard(tmp_path / "unix")  # the same firmware on the unix port's virtual board
+    try:  # the menu read from the pin is the frame the firmware wrote, byte for byte
+        assert menu == unix.link.wait_frame(0, timeout=30)
+    finally:
+        unix.stop()
     choose_options(table, "gouda", {"players": 2})
     start = table.state()
     assert start["mode"] == "play" and start["game"] == "gouda"
