@@ -8,7 +8,8 @@ PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
 .PHONY: play web uf2 test test-slow lint bench bench-uf2 clean
-# The web board's VM: the npm package pinned in package.json, exactly as package-lock.json says.
+# The web board's VM and the emulated Pico (rp2040js): the npm packages pinned in package.json,
+# exactly as package-lock.json says.
 NPM_STAMP := node_modules/.installed
 
 $(VENV)/bin/python:
@@ -35,7 +36,7 @@ uf2: $(PLAY_STAMP)  ## MicroPython for a Pico with the firmware frozen in: chees
 
 $(NPM_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
-	else echo "npm is missing: the web board (cheeseboard web) and its tests need Node 20 and npm"; fi
+	else echo "npm is missing: the web board (cheeseboard web), the emulated Pico (cheeseboard sim --target pico) and their tests need Node 20 and npm"; fi
 
 web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
 	$(BIN)/cheeseboard web --open --profile $(PROFILE)
@@ -59,6 +60,7 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_flash.py
 	$(BIN)/python tests/bench/bench_lab.py
 	$(BIN)/python tests/bench/bench_reliability.py
+	$(BIN)/python tests/bench/bench_pico.py
 
 bench-uf2: $(STAMP)  ## building the Pico's UF2: cold, cached, one module changed (minutes)
 	$(BIN)/python tests/bench/bench_uf2.py

@@ -17,6 +17,15 @@ def stock_uf2():
     return Path(path)
 
 
+@pytest.fixture(scope="session")
+def frozen_uf2():
+    """A UF2 with this firmware frozen in (CHEESEBOARD_PICO_FROZEN_UF2), or the test skips."""
+    path = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
+    if not path or not Path(path).is_file():
+        pytest.skip("no frozen UF2: set CHEESEBOARD_PICO_FROZEN_UF2 (`cheeseboard uf2` makes it)")
+    return Path(path)
+
+
 def board_ms(board):
     """The emulated chip's clock, in ms since it was powered on."""
     return board.link.status()["board_ms"]

@@ -1,7 +1,7 @@
 """An emulated Pico: a UF2's MicroPython on an RP2040 in rp2040js, behind a serial port.
 
 `PicoBoard` stands where `cheeseboard.sim.board.VirtualBoard` stands (the same methods,
-events and side channel), but the chip is emulated/emulator.mjs in Node: MicroPython's
+events and side channel), but the chip is emulator.mjs in Node: MicroPython's
 rp2 port runs on it from a 2 MB flash image (a file), its USB CDC is bridged to a
 pseudo-terminal, the buttons are GPIO inputs, and the LED frames are what the WS2812
 chain would receive on the NeoPixel pin. A power cut kills the emulator; power on starts
@@ -109,6 +109,7 @@ class PicoBoard:
         return self
 
     def power_on(self, mode="friendly"):
+        """Power on (mode is the unix-port board's; a chip always boots from its flash)."""
         with self._lock:
             if self._powered:
                 return

@@ -241,6 +241,7 @@ process.stdin.on('data', (chunk) => {
   pendingBytes += chunk.length;
   if (pendingBytes > 16384) process.stdin.pause(); // flow control: the host's writes block
 });
+process.stdin.on('end', () => process.exit(0)); // the host side is gone: so is the board
 cdc.onDeviceConnected = () => side('U');
 cdc.onSerialData = (data) => {
   fs.writeSync(1, data);

@@ -1,0 +1,162 @@
+"""Figures on an emulated Pico: MicroPython's rp2 port on rp2040js, in the chip's own time.
+
+    CHEESEBOARD_PICO_UF2=<MicroPython's RPI_PICO UF2> python tests/bench/bench_pico.py
+
+The emulator does not model the flash's XIP wait states: every figure errs on the fast side
+(a real Pico runs code from flash through a 16 KB cache, and each miss costs cycles).
+
+- `cheeseboard flash` onto a blank Pico running MicroPython's own firmware, then again with
+  nothing changed, against `mpremote fs cp -r` of the same image laid out as files onto
+  another blank Pico (chip time, from the side channel's clock);
+- boot to the menu: power on to the first LED frame on the NeoPixel pin;
+- the menu's frame write: the pulses on the pin, first rise to last fall, against the
+  WS2812 wire time (30 us a pixel);
+- free heap after boot (`hello`); the peak live heap of a whole 6-player Gouda game with
+  powers (games_on_vm.py's heap mode, the firmware loaded as .mpy files); a Gatenkaas hand's
+  legal placements and the board's choice (its gatenkaas mode); with
+  CHEESEBOARD_PICO_FROZEN_UF2, a UF2 with the firmware frozen in: its boot to the menu and
+  free heap;
+- on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
+  mean and worst; each game with the board playing every seat, its longest tick and the ticks
+  over 10 ms; a frame write through the HAL at 64 and 256 pixels against the wire
+  time; a journal line appended on LittleFS.
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from flashing import flash  # noqa: E402
+from table import print_table  # noqa: E402
+from vboard import VBoard  # noqa: E402
+
+from cheeseboard import image  # noqa: E402
+from cheeseboard.paths import load_profile  # noqa: E402
+
+PROFILE = "pico"
+WIRE_US_PER_PIXEL = 30
+MPREMOTE = Path(sys.executable).parent / "mpremote"
+
+
+def chip_ms(board):
+    return board.link.status()["board_ms"]
+
+
+def timed(board, action):
+    """action(), the chip's ms it took and the wall's seconds."""
+    start, wall = chip_ms(board), time.monotonic()
+    result = action()
+    return result, chip_ms(board) - start, time.monotonic() - wall
+
+
+def on_chip(board, script, *argv):
+    """A benchmark script's JSON line, run in the active slot's folder of a flashed board
+    with argv as its sys.argv[1:] (its QuietBoard copied to the flash's root)."""
+    board.release_console()
+    setup = ("import os, sys, json; slot = '/' + json.load(open('/slot.json'))['active']; "
+             "os.chdir(slot); sys.path[:0] = [slot, '/']; sys.argv[:] = %r"
+             % (["bench"] + list(argv)))
+    run = board.mpremote("cp", str(HERE / "quiet_board.py"), ":/quiet_board.py", "+",
+                         "exec", setup, "+", "run", str(HERE / script), timeout=900)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def main():
+    uf2 = os.environ.get("CHEESEBOARD_PICO_UF2")
+    if not uf2 or not Path(uf2).is_file():
+        print("bench_pico: skipped (set CHEESEBOARD_PICO_UF2 to MicroPython's RPI_PICO UF2)")
+        return 0
+    profile = load_profile(PROFILE)
+    rows, frozen_rows = [], []
+    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+        tmp = Path(tmp)
+        board = VBoard(tmp / "ours.bin", target="pico", uf2=uf2)
+        result, full_ms, full_wall = timed(board, lambda: flash(board, profile=PROFILE))
+        assert result.outcome == "up", result.error
+        result, same_ms, _ = timed(board, lambda: flash(board))
+        assert result.outcome in ("up", "up to date"), result.error
+        board.stop()
+
+        # mpremote: the same image as files, onto another blank Pico
+        files = tmp / "files"
+        image.write_to_folder(image.make(profile, profile["arch"]), files)
+        other = VBoard(tmp / "mpremote.bin", target="pico", uf2=uf2)
+        other.release_console()
+        run, cp_ms, cp_wall = timed(other, lambda: other.mpremote(
+            "fs", "cp", "-r", *[str(p) for p in sorted(files.iterdir())], ":", timeout=900))
+        assert run.returncode == 0, run.stderr
+        other.stop()
+
+        # boot to the menu, the menu's frame, the heap; then the firmware's costs on the chip
+        again = VBoard(tmp / "ours.bin", target="pico")
+        again.link.wait_frame(0, timeout=120)
+        first = again.link.frame_event
+        hello = again.wait_protocol(timeout=60)
+        chip = on_chip(again, "pico_on_chip.py")
+        # a whole 6-player Gouda game with powers through the engine (games_on_vm.py's)
+        heap = on_chip(again, "games_on_vm.py", "heap", "gouda", "6", "1")
+        # a Gatenkaas hand's legal placements, and the board's choice (games_on_vm.py's)
+        hands = on_chip(again, "games_on_vm.py", "gatenkaas")
+        again.stop()
+
+        frozen = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
+        if frozen and Path(frozen).is_file():
+            board = VBoard(tmp / "frozen.bin", target="pico", uf2=frozen)
+            board.link.wait_frame(0, timeout=120)
+            frozen_first = board.link.frame_event
+            frozen_hello = board.wait_protocol(timeout=60)
+            board.stop()
+            frozen_rows = [
+                ("boot to the menu, frozen (chip ms)", "%d" % frozen_first["at_ms"],
+                 "as files: %d ms" % first["at_ms"]),
+                ("free heap after boot, frozen", "%d" % frozen_hello["heap_free"],
+                 "as files: %d" % hello["heap_free"]),
+            ]
+
+    pixels = profile["led"]["count"]
+    wire_us = first["wire_ns"] / 1000
+    rows += [
+        ("full flash (chip ms)", "%d" % full_ms, "mpremote fs cp -r: %d ms, %.1fx faster"
+         % (cp_ms, cp_ms / full_ms)),
+        ("no-change flash (chip ms)", "%d" % same_ms, "%.0f%% of the full flash"
+         % (100 * same_ms / full_ms)),
+        ("boot to the menu (chip ms)", "%d" % first["at_ms"], "power on to the first frame"),
+        ("menu frame on the pin, %d px (us)" % pixels, "%.0f" % wire_us, "wire time %d us: %.2fx"
+         % (pixels * WIRE_US_PER_PIXEL, wire_us / (pixels * WIRE_US_PER_PIXEL))),
+        ("free heap after boot (bytes)", "%d" % hello["heap_free"], "firmware as .mpy files"),
+        ("Gouda tick, 6 players (us)", "%.0f" % chip["tick_mean_us"],
+         "worst %d us; a tick is 10 ms" % chip["tick_worst_us"]),
+    ]
+    for count in (64, 256):
+        write_us = chip["write_us"][str(count)]
+        wire = count * WIRE_US_PER_PIXEL
+        rows.append(("HAL frame write, %d px (us)" % count, "%d" % write_us,
+                     "wire time %d us: %.2fx (target 1.1x)" % (wire, write_us / wire)))
+    rows.append(("journal append on LittleFS (us)", "%.0f" % chip["append_mean_us"],
+                 "worst %d us" % chip["append_worst_us"]))
+    rows.append(("peak live heap, 6-player Gouda (bytes)", "%d" % heap["peak"],
+                 "firmware loaded as .mpy files: %d before the game (target 48 KB frozen)"
+                 % heap["before"]))
+    rows.append(("Gatenkaas hand's placements (us)", "%.0f" % hands["mean_us"],
+                 "worst %d us over %d hands; the board's choice: worst %d us"
+                 % (hands["worst_us"], hands["positions"], hands["bot_us"])))
+    for game, t in sorted(chip["thinking"].items()):
+        rows.append(("%s, board plays all seats: worst tick (us)" % game, "%d" % t["worst_us"],
+                     "%d of %d ticks late (over 10 ms), %d moves; target: none late by more "
+                     "than a tick" % (t["late"], t["ticks"], t["moves"])))
+    print_table("emulated Pico (rp2040js; errs fast: no XIP wait states)", rows + frozen_rows)
+    print("(chip time includes the chip waiting for the host, which runs at the wall's pace: "
+          "wall %.0f s ours, %.0f s mpremote)" % (full_wall, cp_wall))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
