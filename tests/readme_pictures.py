@@ -29,7 +29,7 @@ PROFILE = "pico"
 # game: (menu options, the engine's seed, decisions before the picture)
 POSITIONS = {
     "gouda": ({"players": 4}, 11, 90),
-    "kitchen": ({"cat": "player"}, 3, 14),
+    "kitchen": ({}, 3, 14),
 }
 
 

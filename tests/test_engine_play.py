@@ -173,7 +173,7 @@ def test_an_unreadable_journal_starts_at_the_menu():
 
 def test_the_board_plays_the_cat_and_refuses_buttons_while_it_thinks():
     table = CpuTable(MemoryBoard(seed=8))
-    choose_options(table, "kitchen", {"cat": "board"})
+    choose_options(table, "kitchen", {"seat1": "board"})
     seen_bot = 0
     rng = random.Random(8)
     for _ in range(3000):
@@ -206,22 +206,22 @@ def test_the_board_cat_beats_random_mice_more_often_than_a_random_cat():
         wins = 0
         for seed in range(12):
             table = CpuTable(MemoryBoard(seed=seed))
-            choose_options(table, "kitchen", {"cat": cat})
+            choose_options(table, "kitchen", {"seat1": cat})
             rng = random.Random(seed)
             play_with_buttons(table, lambda s, rng=rng: rng.randrange(s["choices"]))
             wins += table.state()["winners"] == [1]
         return wins
 
-    assert cat_wins("board") >= cat_wins("player") + 3
+    assert cat_wins("board") >= cat_wins("person") + 3
 
 
 def test_the_board_rolls_for_the_seats_it_plays_and_can_play_itself():
     table = CpuTable(MemoryBoard(seed=3))
-    choose_options(table, "kitchen", {"cat": "board", "mice": "board"})
+    choose_options(table, "kitchen", {"seat0": "board", "seat1": "board"})
     assert play_with_buttons(table, lambda s: 0) == 0  # not one button pressed
     assert table.state()["winners"] in ([0], [1])
     table = CpuTable(MemoryBoard(seed=4))
-    choose_options(table, "kitchen", {"cat": "board"})
+    choose_options(table, "kitchen", {"seat1": "board"})
     for _ in range(300):
         s = table.state()
         if s["wait"] == "over":

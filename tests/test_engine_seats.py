@@ -53,10 +53,11 @@ def test_the_board_plays_its_seats_and_the_people_theirs():
     assert turns_offered == {1}  # buttons were asked only for the person's seat
 
 
-def test_seats_the_game_s_options_give_the_board_are_not_asked_again():
+def test_the_kitchen_asks_who_plays_each_side_once_seat_by_seat():
+    """Not "cat = player" and then the cat's seat again: its sides are its seats."""
     table = CpuTable(MemoryBoard(seed=4))
-    steps = menu_steps(table, "kitchen", {"cat": "board"})
-    assert steps == ["short_game", "cat", "mice", "seat0"]  # the mice's seat only
+    steps = menu_steps(table, "kitchen", {"seat1": "board"})
+    assert steps == ["short_game", "seat0", "seat1"]  # the mice's seat, the cat's
     assert table.state()["board"] == [1]
 
 

@@ -124,3 +124,23 @@ def test_cheeseboard_test_runs_the_board_tests_with_a_summary():
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 passed" in r.stdout
     assert "the firmware passes on the virtual board" in r.stdout
+
+
+def test_the_views_questions_wait_for_the_firmwares_answers(tmp_path):
+    """A firmware that does not read its side channel (at the REPL) is not asked again and
+    again: unread questions would fill the pipe and block the view."""
+    from cheeseboard.sim.board import VirtualBoard
+
+    board = VirtualBoard(tmp_path / "flash", PROFILE["heap"])
+    sent = []
+    board._send_side = sent.append
+    try:
+        for _ in range(10):
+            board.ask_state()
+        assert sent == [b"D", b"D"]
+        board._side_message(b'D {"state": {"mode": "menu"}, "stuck": []}')
+        assert board.described["state"] == {"mode": "menu"}
+        board.ask_state()
+        assert len(sent) == 3
+    finally:
+        board.stop()

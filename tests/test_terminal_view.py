@@ -152,3 +152,18 @@ def test_a_16x16_board_fits_80x24_and_a_small_terminal_is_told_the_size_needed(t
     small = terminal(60, 20, "--profile", "pico16")
     said = small.wait_for(r"needs at least")
     assert "this terminal is 60x20: the board's view needs at least 80x" in said
+
+
+def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
+    t = terminal(80, 24, "--profile", "pico16")
+    choose(t, "game", "gatenkaas")
+    t.keys("\r")
+    for _ in range(12):  # the options and seats as offered: hands hidden, every seat a person
+        step = re.search(r"menu: (\S+( \d)?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
+        if not step:
+            break
+        t.keys("\r")
+        t.wait_for(r"menu: (?!%s = )|hidden hand" % step)
+    said = t.wait_for(r"a hidden hand: p holds roll down to see it")
+    t.assert_fits(said)
+    assert "pale where it would lie" in said and "Enter lays it" in said

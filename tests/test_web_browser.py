@@ -102,7 +102,7 @@ def test_a_whole_two_player_gouda_game_played_with_the_on_screen_buttons(open_bo
 
 
 @pytest.mark.parametrize("game,options,profile", [
-    ("kitchen", {"cat": "board"}, "pico"),
+    ("kitchen", {"seat1": "board"}, "pico"),
     ("kalle", {"players": 3}, "pico"),
     ("katz", {"players": 2}, "pico"),
     ("gatenkaas", {"players": 2}, "pico16"),  # hands hidden: seen while roll (Space) is held
@@ -151,7 +151,7 @@ def test_a_whole_game_of_each_game_played_on_the_page(open_board, game, options,
 def test_kitchen_first_turns_with_the_board_playing_the_cat(open_board):
     board = open_board(fake_clock=True)
     board.boot()
-    board.menu("kitchen", {"cat": "board"})
+    board.menu("kitchen", {"seat1": "board"})
     assert board.page.locator("#picture text", has_text="hole").count() == 4  # its overlay
     cat_moves = 0
     for _ in range(400):

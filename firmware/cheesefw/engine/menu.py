@@ -9,7 +9,8 @@ position). Then, for a game whose module has a board player (`bot_move`), each s
 in turn is a person or the board: the seat pixel in question blinks in the colour of
 its choice (dim white a person, blue the board, green the board at beginner's level),
 the seats already decided stay lit in theirs. Seats the game's own options already
-give to the board (`bot_players`) are not asked again.
+give to the board (`bot_players`) are not asked again, and options that only say who plays
+a seat (a game's `SEAT_OPTIONS`: the kitchen's cat and mice) are left to the seat steps.
 """
 
 from cheesefw import const
@@ -75,7 +76,9 @@ class Menu:
     def _load_options(self, game):
         from cheesefw.games import load
 
-        self.steps = self.steps[:1] + list(load(game).OPTIONS)
+        module = load(game)
+        asked_by_seat = getattr(module, "SEAT_OPTIONS", ())  # the seat steps ask these
+        self.steps = self.steps[:1] + [o for o in module.OPTIONS if o[0] not in asked_by_seat]
         self.options_end = len(self.steps)
 
     def _add_seats(self):

@@ -17,6 +17,9 @@ OPTIONS = (
     ("cat", ("player", "board")),  # "board": the board plays the cat (kitchen_bot.py)
     ("mice", ("player", "board")),  # "board": the board plays the mice
 )
+# Options that say who plays a seat: the menu does not ask them, its seat steps ask seat by
+# seat (with the board's beginner level too); the protocol, journals and the lab keep them.
+SEAT_OPTIONS = ("cat", "mice")
 
 
 def check_table(rules):

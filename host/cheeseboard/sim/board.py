@@ -67,6 +67,7 @@ class VirtualBoard:
         self.frame = None  # the last LED frame, as bytes (R, G, B per pixel)
         self.frame_seq = 0
         self.described = None  # the firmware's last answer to ask_state(): its protocol `state`
+        self._unanswered = 0  # questions ask_state() sent that the firmware has not answered
         self.boots = 0
         self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
         self.listeners = []  # callables(event: dict), called from the I/O thread
@@ -250,6 +251,7 @@ class VirtualBoard:
         self._stdin_fd = console_w
         self._stdout_fd = self._proc.stdout.fileno()
         self._side_out_r, self._side_in_w = side_out_r, side_in_w
+        self._unanswered = 0
         for fd in (self._stdout_fd, side_out_r):
             os.set_blocking(fd, False)
             self._sel.register(fd, selectors.EVENT_READ)
@@ -513,7 +515,12 @@ class VirtualBoard:
 
     def ask_state(self):
         """Ask the firmware, on the side channel, what it is doing: its answer, the protocol's
-        `state` reply, lands in self.described (the console stays the host's alone)."""
+        `state` reply, lands in self.described (the console stays the host's alone). A firmware
+        that does not read its side channel (stopped at the REPL, say) is not asked again
+        until it answers: the questions would fill the pipe and block the next write."""
+        if self._unanswered >= 2:
+            return
+        self._unanswered += 1
         self._send_side(b"D")
 
     def _side_message(self, line):
@@ -523,6 +530,7 @@ class VirtualBoard:
         elif line == b"W" and self.clock is not None:
             self._vm_sleeps(FOREVER)
         elif kind == b"D":
+            self._unanswered = 0
             try:
                 self.described = json.loads(rest)
             except ValueError:

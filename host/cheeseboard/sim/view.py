@@ -213,9 +213,9 @@ def say(described):
         return [head + ("%s to roll (Space)" % roller if wait == "roll"
                         else "%s's dice are rolling" % roller)]
     if wait == "decide" and s.get("private"):
-        return [head + "%s to choose from a hidden hand:" % who,
-                "  p puts roll down: the hand shows on the die pixels, \u2190/\u2192 walk it, "
-                "Enter plays; p again lets go"]
+        return [head + "%s, a hidden hand: p holds roll down to see it," % who,
+                "  the card on offer pale where it would lie, the die's pips say which card;",
+                "  \u2190/\u2192 walk the cards and places, Enter lays it, p again lets go"]
     if wait in ("decide", "react") and "offer" in s:
         return [head + "%s to choose; on offer: %s (one of %d)" % (
             who, _words(s["offer"]), s.get("choices", 1))]

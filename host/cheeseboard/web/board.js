@@ -203,8 +203,9 @@ function keysNow(s) {
   }
   const hold = " \u00b7 \u2190 held: take back the last move \u00b7 Backspace held: abandon the game";
   if (s.wait === "decide" && s.private) { // Enter alone is refused: nobody sees the hand yet
-    return "your hand is hidden: hold Space (roll) down to see it on the die pixels, "
-      + "\u2190/\u2192 while holding walk it, Enter plays the one shown" + hold;
+    return "your hand is hidden: hold Space (roll) down to see it (the card on offer shows "
+      + "pale where it would lie, the die's pips say which card), \u2190/\u2192 while holding "
+      + "walk the cards and places, Enter lays the one shown" + hold;
   }
   return ({
     decide: "\u2190/\u2192 the move on offer (blinking white) \u00b7 Enter play it" + hold,
