@@ -30,6 +30,8 @@ class Engine:
         self.journal = Journal(board)
         self.menu = None
         self._tables = None
+        # The colour-vision palette: the profile's default, then the menu's last choice.
+        self.vision = board.profile.get("vision") == "colour-blind"
         for game in GAMES:  # what an upload cut off (a power cut, a crash) left behind
             board.remove_file("rules/%s.json.new" % game)
         self._open_menu()
@@ -42,7 +44,8 @@ class Engine:
     def _open_menu(self):
         from cheesefw.engine.menu import Menu
 
-        self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count)
+        self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count,
+                                      self.vision)
 
     def _close_menu(self, game):
         self.menu = None
@@ -104,11 +107,16 @@ class Engine:
         gc.collect()
         return n
 
-    def start_game(self, game, options, seats=()):
-        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own)."""
+    def start_game(self, game, options, seats=(), vision=None):
+        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own);
+        vision: True for the colour-vision palette (None: as the last game)."""
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
         if seats:
             header["seats"] = list(seats)
+        if vision is not None:
+            self.vision = vision
+        if self.vision:
+            header["vision"] = True
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         try:
@@ -129,7 +137,8 @@ class Engine:
         game = header["game"]
         rules = self._game_rules(game)
         module = load(game)  # (imported once: the check kept it)
-        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"))
+        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
+                          header.get("vision", False))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume, header.get("seats", ()), self.board,
                           lambda: self._game_rules(game))

@@ -119,7 +119,7 @@ LIGHTS = [
     "        white = rolling, light blue = new rules (next game); else the move's mark",
 ]
 KEYS_MENU = ("keys now (menu): \u2190/\u2192 the value on offer  Enter take it  "
-             "Backspace the step before  q quit")
+             "Backspace the step before  Space colour-vision palette on/off  q quit")
 KEYS_PLAY = ("keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it  "
              "Space roll  p hold/let go roll (a secret hand)  u take back (prev held)  "
              "Backspace (held) abandon  q quit")
@@ -130,8 +130,9 @@ def legend(table, playing):
     in the menu)."""
     names = {str(i): "player %d" % (i + 1) for i in range(6)}
     swatches = []
-    for key in sorted(table.get("palette", {}), key=lambda k: (not k.isdigit(), k)):
-        r, g, b = table["palette"][key]
+    palette = {k: v for k, v in table.get("palette", {}).items() if not k.startswith("cb:")}
+    for key in sorted(palette, key=lambda k: (not k.isdigit(), k)):  # (cb: the option's)
+        r, g, b = palette[key]
         swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %-11s" % (r, g, b, names.get(key, key)))
     rows = ["".join(swatches[i:i + 5]) for i in range(0, len(swatches), 5)]
     return rows + LIGHTS + [KEYS_PLAY if playing else KEYS_MENU]
