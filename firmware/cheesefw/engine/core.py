@@ -135,22 +135,22 @@ class Engine:
         forget("cheesefw.games.")
         gc.collect()
         game = header["game"]
-        rules = self._game_rules(game)
+        rules = self._game_rules(game, resume)
         module = load(game)  # (imported once: the check kept it)
         painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
                           header.get("vision", False))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume, header.get("seats", ()), self.board,
-                          lambda: self._game_rules(game))
+                          lambda: self._game_rules(game, True))
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)
         gc.collect()
 
-    def _game_rules(self, game):
+    def _game_rules(self, game, started):
         """The table of the game in progress: the one it started with, kept aside if a newer
-        one came in since (a new game begins with none kept)."""
-        kept = self.board.read_file(GAME_TABLE)
+        one came in since it started (a game just starting has none kept: started False)."""
+        kept = self.board.read_file(GAME_TABLE) if started else None
         return json.loads(kept) if kept else load_rules(self.board, game, True)
 
     def on_button(self, name, event, now):
