@@ -147,10 +147,10 @@ class Engine:
         rules.pop("palette", None)
         gc.collect()
 
-    def _game_rules(self, game, started):
+    def _game_rules(self, game, resume):
         """The table of the game in progress: the one it started with, kept aside if a newer
-        one came in since it started (a game just starting has none kept: started False)."""
-        kept = self.board.read_file(GAME_TABLE) if started else None
+        one came in since it started (resume False: a game just starting has none kept)."""
+        kept = self.board.read_file(GAME_TABLE) if resume else None
         return json.loads(kept) if kept else load_rules(self.board, game, True)
 
     def on_button(self, name, event, now):
