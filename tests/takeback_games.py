@@ -50,6 +50,11 @@ def crc(state):
     return binascii.crc32(canon(state.to_dict()).encode()) & 0xFFFFFFFF
 
 
+def target(play):
+    """The history length a takeback would now go back to, or None."""
+    return play.undo[-1] if play.undo else None
+
+
 def check_span(module, rules, options, history, to, people):
     """The moves history[to:] may be taken back together: the first is a person's, and none
     rolled, drew, turned or played a power (an oracle written apart from the engine's)."""
@@ -131,7 +136,7 @@ def play_game(name, options, seats, seed, odds=4, limit=3000):
         seen[len(play.state.history)] = crc(play.state)
         if wait in (P.DECIDE, P.ROLL, P.WINDOW, P.BOT) and rng.below(odds) == 0:
             history = list(play.state.history)
-            to = play.takebacks.target()
+            to = target(play)
             before = play.refused
             play.on_button("prev", "long", now)
             if to is None:
@@ -153,7 +158,7 @@ def play_game(name, options, seats, seed, odds=4, limit=3000):
     # A power cut: the journal resumes to the same game, takebacks and all.
     again = resume(flash, rules, seats)
     assert crc(again.state) == final
-    assert again.takebacks.done == play.takebacks.done
+    assert again.takebacks == play.takebacks
     # The game without the taken-back moves: its history alone gives the same state.
     fresh = module.State(rules, options)
     for action in play.state.history:

@@ -21,19 +21,28 @@ THRESHOLD = led.THRESHOLD
 SECTION = "Colour vision: what the default palettes fail"
 
 
-def lit_at_once(game):
-    table = dict(led.doc_table(led.game_title(game)))
-    table.update(led.doc_table("The engine's colours (every game)"))
+def lit_at_once(game, option=False):
+    """The colours lit at once in a game (test_led_language.py's table), with the colour-vision
+    palette's colours where the option is on and the game has one for a key."""
+    table = led.usual_colours(game)
+    if option:
+        ours = led.doc_table(led.game_title(game))
+        for key in table:
+            if "cb:" + key in ours:
+                table[key] = (ours["cb:" + key][0],) + table[key][1:]
     return table
 
 
-def failing_pairs(game, vision):
+def failing_pairs(game, vision, option=False):
     """The pairs lit at once with different meanings that this vision sees closer than
-    THRESHOLD, as [(distance, a, b)], the closest first."""
+    THRESHOLD, as [(distance, a, b)], the closest first. Two powers' signs (Gouda) are not
+    compared: their patterns on the die column tell them apart whatever their colours."""
     real = led.distance
     led.distance = lambda a, b: seen_distance(a, b, vision)
     try:
-        return sorted(led.collisions(lit_at_once(game)))
+        table = lit_at_once(game, option)
+        return sorted((d, a, b) for d, a, b in led.collisions(table)
+                      if not ("die:sign" in table[a][1] and "die:sign" in table[b][1]))
     finally:
         led.distance = real
 
@@ -120,6 +129,18 @@ def look_alike(vision):
     return alike
 
 
+@pytest.mark.parametrize("game", led.PAINTED)
+def test_the_colour_vision_palette_tells_every_pair_apart_for_every_vision(game):
+    for vision in VISIONS:
+        assert failing_pairs(game, vision, option=True) == [], (game, vision)
+
+
+def test_every_colour_vision_colour_stands_for_a_colour_of_the_palette():
+    for game in led.PAINTED:
+        palette = led.rules(game)["palette"]
+        assert {k[3:] for k in palette if k.startswith("cb:")} <= set(palette), game
+
+
 # The (game, vision)s whose sampled states offer choices that look the same with the default
 # palettes: each seen in the seeds below (docs/led-language.md, "Colour vision").
 LOOK_ALIKE = {
@@ -140,3 +161,47 @@ def test_choices_that_look_the_same_to_colour_blind_players_are_the_known_ones(g
             found += pairs
         assert checked > 20  # real games, many decisions
         assert bool(found) == ((game, vision) in LOOK_ALIKE), (game, vision, found[:3])
+
+
+@pytest.mark.parametrize("game", led.PAINTED)
+def test_with_the_colour_vision_palette_no_two_choices_look_the_same(game):
+    for vision in VISIONS:
+        found = []
+        for seed in SEEDS:
+            found += led.play_and_check(game, seed, alike=look_alike(vision), vision=True)[1]
+        assert found == [], (game, vision, found[:3])
+
+
+# -- the option: the menu's roll, the profile, a power cut ----------------------------------
+
+
+def test_roll_in_the_menu_turns_the_colour_vision_palette_on_and_a_power_cut_keeps_it():
+    from engine_driver import CpuTable, MemoryBoard, choose_options
+
+    palette = led.rules("gouda")["palette"]
+    board = MemoryBoard(seed=5)
+    t = CpuTable(board)
+    assert "vision" not in t.state()
+    t.press("roll")
+    assert t.state()["vision"] == "colour-blind"
+    t.wait(0)
+    status = 3 * board.profile["status"]
+    assert tuple(t.frame[status:status + 3]) == (201, 88, 0)  # the menu shows it is on
+    choose_options(t, "gouda", {"players": 3})
+    assert t.engine.scene.painter.colour("2") == bytes(palette["cb:2"])
+    assert t.engine.scene.painter.colour("0") == bytes(palette["0"])  # no cb:0: kept
+    again = CpuTable(MemoryBoard(files=board.files, seed=5))  # the power goes off
+    assert again.engine.scene.painter.colour("2") == bytes(palette["cb:2"])
+    t.engine.on_button("back", "long", board.now)  # the game abandoned: the menu keeps it on
+    assert t.state()["vision"] == "colour-blind"
+    t.press("roll")
+    assert "vision" not in t.state()
+    choose_options(t, "gouda", {"players": 3})
+    assert t.engine.scene.painter.colour("2") == bytes(palette["2"])
+
+
+def test_a_profile_can_turn_the_colour_vision_palette_on_from_power_on():
+    from engine_driver import PROFILE, CpuTable, MemoryBoard
+
+    t = CpuTable(MemoryBoard(profile=dict(PROFILE, vision="colour-blind")))
+    assert t.state()["vision"] == "colour-blind"

@@ -116,18 +116,23 @@ def collisions(table):
     return found
 
 
+def usual_colours(game):
+    """The colours lit at once in a game with its usual palette: its own and the engine's (the
+    colour-vision palette's "cb:" keys are test_colour_vision.py's)."""
+    table = {k: v for k, v in doc_table(game_title(game)).items() if not k.startswith("cb:")}
+    table.update(doc_table("The engine's colours (every game)"))
+    return table
+
+
 @pytest.mark.parametrize("game", PAINTED)
 def test_colours_that_can_be_lit_at_once_with_different_meanings_are_far_apart(game):
-    table = dict(doc_table(game_title(game)))
-    table.update(doc_table("The engine's colours (every game)"))
-    assert collisions(table) == []
+    assert collisions(usual_colours(game)) == []
 
 
 def test_the_distance_check_catches_the_collisions_it_is_for():
     # The Gouda palette as it was: Re-roll's blue against player 1, Upgrade against the
     # green die (on the status light, while the dice show), Cancel against the white blink.
-    table = doc_table(game_title("gouda"))
-    table.update(doc_table("The engine's colours (every game)"))
+    table = usual_colours("gouda")
     old = dict(table)
     old["reroll"] = ((0, 80, 255),) + table["reroll"][1:]
     old["upgrade"] = ((0, 255, 0),) + table["upgrade"][1:]
@@ -147,9 +152,11 @@ class Journal:
         pass
 
 
-def make_play(module, table, options, seed):
-    """The engine's Play, with the real painter, on the game's reference profile."""
-    painter = Painter(PROFILE_OF[module.NAME], module.NAME, table["palette"], table.get("signs"))
+def make_play(module, table, options, seed, vision=False):
+    """The engine's Play, with the real painter, on the game's reference profile (vision: with
+    the colour-vision palette)."""
+    painter = Painter(PROFILE_OF[module.NAME], module.NAME, table["palette"], table.get("signs"),
+                      vision)
     return play.Play(module, table, options, seed, Journal(), painter)
 
 
@@ -171,7 +178,7 @@ def random_options(module, rng):
     return {key: rng.choice(values) for key, values in module.OPTIONS}
 
 
-def play_and_check(game, seed, max_steps=3000, alike=None):
+def play_and_check(game, seed, max_steps=3000, alike=None, vision=False):
     """Play a random game with the buttons; at every decision, every choice's frame differs.
     Returns how many decision states were checked. alike(frames) -> the pairs of indices of
     frames that look the same to someone (tests/test_colour_vision.py): given, look-alike
@@ -179,7 +186,7 @@ def play_and_check(game, seed, max_steps=3000, alike=None):
     found = []
     rng = random.Random(seed)
     module = load(game)
-    p = make_play(module, rules(game), random_options(module, rng), seed)
+    p = make_play(module, rules(game), random_options(module, rng), seed, vision)
     now = 0
     checked = 0
     for _ in range(max_steps):

@@ -41,7 +41,7 @@ def hold_prev(play, now):
 
 def persons_move_done(play):
     """A person has just moved and the game waits on the next choice, nothing revealed since."""
-    return play.takebacks.target() is not None
+    return tg.target(play) is not None
 
 
 # -- what can be taken back -------------------------------------------------------------------
@@ -66,7 +66,7 @@ def test_a_persons_move_goes_back_to_the_state_before_it_and_a_power_cut_keeps_i
         if play.wait == P.DECIDE and play.state.current_player() not in play.levels:
             before = (tg.crc(play.state), len(play.state.history))
         now = tg.step(play, rng, now)
-        if persons_move_done(play) and before and play.takebacks.target() == before[1]:
+        if persons_move_done(play) and before and tg.target(play) == before[1]:
             break
     gone = len(play.state.history) - before[1]
     assert gone >= 1 and hold_prev(play, now)
@@ -76,7 +76,7 @@ def test_a_persons_move_goes_back_to_the_state_before_it_and_a_power_cut_keeps_i
     assert play.log(0, 1)["takebacks"] == [[before[1], gone]]
     again = tg.resume(flash, rules, seats)  # the power goes off right after the takeback
     assert tg.crc(again.state) == before[0] and again.wait == P.DECIDE
-    assert again.takebacks.starts == play.takebacks.starts
+    assert again.undo == play.undo
     assert again.log(0, 1)["takebacks"] == [[before[1], gone]]
 
 
@@ -134,7 +134,7 @@ def _turned(play):
 
 def _drawn(play):
     return play.wait == P.DECIDE and len(play.state.history) > 13 and \
-        play.takebacks.target() is None  # (2 hands of 5 dealt, the lot, a placement, a draw)
+        tg.target(play) is None  # (2 hands of 5 dealt, the lot, a placement, a draw)
 
 
 CANNOT = [
@@ -256,13 +256,13 @@ def test_a_takeback_without_the_heap_for_it_is_refused_and_loses_nothing(monkeyp
     assert play.wait == P.BOT
     thinking = play.thinking
 
-    def no_heap(*args):
+    def no_heap():
         raise MemoryError
 
-    monkeypatch.setattr(play.takebacks, "rewind", no_heap)
+    monkeypatch.setattr(play, "tables", no_heap)  # the rule table, read again to rebuild
     shown, lines = tg.crc(play.state), len(flash.files["journal.txt"])
     assert not hold_prev(play, 10)
     assert tg.crc(play.state) == shown and len(flash.files["journal.txt"]) == lines
     assert play.wait == P.BOT and play.thinking is thinking  # the board still plays its move
     play.update(P.BOT_MS + 10)
-    assert len(play.state.history) == 2 and play.takebacks.target() == 0
+    assert len(play.state.history) == 2 and tg.target(play) == 0

@@ -30,6 +30,8 @@ class Engine:
         self.journal = Journal(board)
         self.menu = None
         self._tables = None
+        # The colour-vision palette: the profile's default, then the menu's last choice.
+        self.vision = board.profile.get("vision") == "colour-blind"
         for game in GAMES:  # what an upload cut off (a power cut, a crash) left behind
             board.remove_file("rules/%s.json.new" % game)
         self._open_menu()
@@ -42,7 +44,8 @@ class Engine:
     def _open_menu(self):
         from cheesefw.engine.menu import Menu
 
-        self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count)
+        self.menu = self.scene = Menu(self.profile, self.start_game, self.seat_count,
+                                      self.vision)
 
     def _close_menu(self, game):
         self.menu = None
@@ -113,11 +116,16 @@ class Engine:
         gc.collect()
         return n
 
-    def start_game(self, game, options, seats=()):
-        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own)."""
+    def start_game(self, game, options, seats=(), vision=None):
+        """A new game; seats: the [seat, level] pairs the board plays (besides the game's own);
+        vision: True for the colour-vision palette (None: as the last game)."""
         header = {"game": game, "options": options, "seed": self.board.random_seed()}
         if seats:
             header["seats"] = list(seats)
+        if vision is not None:
+            self.vision = vision
+        if self.vision:
+            header["vision"] = True
         self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         try:
@@ -144,24 +152,26 @@ class Engine:
         forget("cheesefw.games.", "cheesefw.tables")  # check: load_rules)
         gc.collect()
         game = header["game"]
-        rules = self._game_rules(game)
+        rules = self._game_rules(game, resume)
         module = load(game)  # (imported once: the check kept it)
         from cheesefw.engine.play import Play  # (not the menu's: let go after the game)
 
-        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"))
+        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
+                          header.get("vision", False))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
                           painter, resume, header.get("seats", ()), self.board,
-                          lambda: self._game_rules(game))
+                          lambda: self._game_rules(game, True))
         # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
         # table keeps the rest).
         rules.pop("palette", None)
         gc.collect()
 
-    def _game_rules(self, game):
+    def _game_rules(self, game, resume):
         """The table of the game in progress: the one it started with, kept aside if a newer
-        one came in since (a new game begins with none kept), else the synced one; each read
-        within its bound and checked (load_rules), so a damaged kept table is passed over."""
-        return load_rules(self.board, game, True, GAME_TABLE)
+        one came in since it started (resume False: a game just starting has none kept), else
+        the synced one; each read within its bound and checked (load_rules), so a damaged kept
+        table is passed over."""
+        return load_rules(self.board, game, True, GAME_TABLE if resume else None)
 
     def on_button(self, name, event, now):
         # ok once the game is over (back to the menu), or a long press on back (abandon); the

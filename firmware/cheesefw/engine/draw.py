@@ -97,8 +97,15 @@ def _set(frame, pixel, rgb):
     frame[i:i + 3] = rgb
 
 
+# A palette key "cb:KEY" is KEY's colour in the colour-vision palette (docs/led-language.md,
+# "Colour vision"): Okabe-Ito-based, told apart by protans, deutans and tritans alike.
+_CB = "cb:"
+
+
 class Painter:
-    def __init__(self, profile, game_name, palette, signs=None):
+    def __init__(self, profile, game_name, palette, signs=None, vision=False):
+        """vision: paint with the colour-vision palette (a key without a "cb:" colour keeps
+        its own)."""
         spaces = profile["maps"][game_name]
         # The painter walks its game's map packed, in place (as a dict it would cost the game
         # 2 to 3 KB): the space ids in their sorted order, and their pixels' runs.
@@ -112,7 +119,10 @@ class Painter:
         self.rgb = {}
         self.dim = {}
         for key in palette:
-            rgb = self.rgb[key] = bytes(palette[key])
+            if key.startswith(_CB):
+                continue
+            rgb = self.rgb[key] = bytes(palette.get(_CB + key, palette[key]) if vision
+                                        else palette[key])
             if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
                 self.rgb[int(key)] = rgb
                 self.dim[key] = bytes(c // 8 for c in rgb)

@@ -11,6 +11,11 @@ its choice (dim white a person, blue the board, green the board at beginner's le
 the seats already decided stay lit in theirs. Seats the game's own options already
 give to the board (`bot_players`) are not asked again, and options that only say who plays
 a seat (a game's `SEAT_OPTIONS`: the kitchen's cat and mice) are left to the seat steps.
+
+At any step roll turns the colour-vision palette on or off (for players who tell red from
+green, or blue from yellow, poorly): while it is on the status light glows orange. It holds
+for the games after, until roll turns it off; a board profile's `"vision": "colour-blind"`
+turns it on at power-on.
 """
 
 from cheesefw import const
@@ -25,14 +30,17 @@ _STEPS = const(((80, 80, 80), (0, 60, 200), (120, 0, 120)))  # the die pips' col
 _SEAT_CHOICES = const(("person", "board", "beginner"))
 SEAT_COLOURS = ((60, 60, 60), (0, 90, 255), (0, 200, 60))
 _SEAT_LEVELS = const((None, "strong", "beginner"))
+_VISION_ON = const((201, 88, 0))  # the status light: Okabe-Ito's orange, as the LEDs show it
 
 
 class Menu:
-    def __init__(self, profile, start_game, seat_count=None):
-        """start_game(name, options, seats) is called when the last step is taken, seats being
-        [seat, level] pairs for the board; seat_count(name, options) says how many seats a
-        game has with those options (None: no seat steps)."""
+    def __init__(self, profile, start_game, seat_count=None, vision=False):
+        """start_game(name, options, seats, vision) is called when the last step is taken,
+        seats being [seat, level] pairs for the board, vision True for the colour-vision
+        palette; seat_count(name, options) says how many seats a game has with those options
+        (None: no seat steps)."""
         self.profile = profile
+        self.vision = vision
         self.games = [g for g in GAMES if g in profile["maps"]]  # those this board can show
         self.start_game = start_game
         self.seat_count = seat_count
@@ -71,6 +79,8 @@ class Menu:
         elif name == "back" and self.step > 0:
             self.values.pop()
             self.step -= 1
+        elif name == "roll":
+            self.vision = not self.vision
         return True
 
     def _load_options(self, game):
@@ -120,7 +130,7 @@ class Menu:
     def _start(self):
         game, options, seats = self._game(), self._options(), self._seats()
         self._reset()
-        self.start_game(game, options, seats)
+        self.start_game(game, options, seats, self.vision)
 
     def update(self, now):
         """Redraw when the blink of a seat step turns."""
@@ -143,6 +153,8 @@ class Menu:
         else:
             colour = glow if self.step == 0 else _VALUE
             put(frame, seats[self.values[self.step] % len(seats)], colour)
+        if self.vision:
+            put(frame, profile["status"], _VISION_ON)
         die = profile["die"]
         page, pips = divmod(self.step, len(die))
         for j in range(pips + 1):
@@ -168,4 +180,6 @@ class Menu:
         }
         if self.refused:
             d["refused"] = self.refused
+        if self.vision:
+            d["vision"] = "colour-blind"
         return d

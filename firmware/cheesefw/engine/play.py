@@ -19,9 +19,9 @@ A long press of next jumps to the first choice of the next group, for a game who
 `group(action)` (Gatenkaas: the hand card a placement lays).
 
 A long press of prev takes back the last completed move of a person, while nothing new was
-revealed after it (engine/takeback.py says what may go back); the journal records it as a
-`{"takeback": N}` line (the game went back to its first N moves), so a power cut resumes
-there. Refused (the status pixel flashes red) where nothing can be taken back.
+revealed after it (_move says what may go back; docs/rules.md, game by game); the journal
+records it as a `{"takeback": N}` line (the game went back to its first N moves), so a power
+cut resumes there. Refused (the status pixel flashes red) where nothing can be taken back.
 
 A game whose state says `private()` (a player's choices would show their secret hand) gets
 its choices shown only while that player holds the roll button (PEEK): the others look
@@ -31,7 +31,6 @@ away meanwhile, and prev/next/ok count only while it is held.
 from cheesefw import const
 from cheesefw.engine.draw import BLINK_MS, CYCLE_MS
 from cheesefw.engine.rng import Rng
-from cheesefw.engine.takeback import Takebacks
 from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action
 
 ROLL_MS = 700
@@ -43,6 +42,8 @@ BOT_MS = 800  # the board "thinks" this long, so that players see its move comin
 # long on a slow board, makes a tick late by more than one of its steps.
 THINK_MS = 4
 _REVEAL_MS = const(1200)  # a tile being turned over
+_UNDO_KEPT = const(8)  # the person moves that can be taken back one after another
+_TAKEBACKS_LOGGED = const(16)  # the takebacks the log remembers (the latest)
 
 # What the board is waiting for.
 DECIDE = "decide"  # a player walks through the legal actions
@@ -93,7 +94,11 @@ class Play:
         # long game's heap 4 to 8 bytes a deal, and a block of it all whenever it grew.)
         self.hidden = bytearray()
         self._is_secret_move = getattr(self.state, "is_secret", None)
-        self.takebacks = Takebacks()
+        # Taking a move back (a long press of prev): the history's length before each person's
+        # move since the last thing revealed, newest last; and [moves kept, moves taken back] of
+        # each takeback, for the log.
+        self.undo = []
+        self.takebacks = []
         if resume:  # replay the journal's completed moves
             journal.replay(self._replay)
         self.cursor = 0
@@ -226,7 +231,7 @@ class Play:
     def _take_back(self, now):
         """A long press of prev: the last person's move goes back, with what the board played
         after it; refused where the game waits on no one's choice or something was revealed."""
-        to = self.takebacks.target()
+        to = self.undo[-1] if self.undo else None
         # (While the die tumbles, its outcome is not drawn yet: the roll is called off.)
         if to is None or self.wait not in (DECIDE, ROLL, ROLLING, WINDOW, BOT):
             return self._refuse(now)
@@ -240,9 +245,23 @@ class Play:
         return True
 
     def _rewind(self, to):
-        """The game back to its first `to` moves (a takeback, played or replayed)."""
-        self.state = self.takebacks.rewind(self.module, self.tables(), self.options, self.state,
-                                           to)
+        """The game back to its first `to` moves (a takeback, played or replayed): a new state
+        that replays the history's first moves (the contract makes the game a function of its
+        actions, as a resume after a power cut relies on too)."""
+        state = self.state
+        again = self.module.State(self.tables(), self.options)
+        for action in state.history:
+            if len(again.history) == to:
+                break
+            again.apply_action(action)
+        assert len(again.history) == to, "a takeback past the game's start"
+        undo = self.undo
+        while undo and undo[-1] >= to:
+            undo.pop()
+        self.takebacks.append([to, len(state.history) - to])
+        if len(self.takebacks) > _TAKEBACKS_LOGGED:
+            self.takebacks.pop(0)
+        self.state = again
         self._is_secret_move = getattr(self.state, "is_secret", None)
         hidden = self.hidden  # (the moves past `to` are gone: their bits with them)
         for i in range(to, len(hidden) * 8):
@@ -310,13 +329,24 @@ class Play:
         hidden[move >> 3] |= 1 << (move & 7)
 
     def _move(self, action):
-        """Apply one action or chance outcome, noting what a takeback may undo."""
+        """Apply one action or chance outcome, noting what a takeback may undo: nothing before
+        a chance outcome (a die rolled, a card drawn or dealt), a power played in a window (its
+        marker face up) or a move the game's optional reveals() says turned something over; a
+        person's move (a seat the board does not play) can go back, with what follows it."""
         state = self.state
         player = state.current_player()
         at = len(state.history)
         self._keep_secret()
         state.apply_action(action)
-        self.takebacks.note(state, player, action, at, player >= 0 and player not in self.levels)
+        reveals = getattr(state, "reveals", None)
+        undo = self.undo
+        if player == CHANCE or (player == REACTION and action != PASS) or (
+                reveals is not None and reveals()):
+            del undo[:]
+        elif player >= 0 and player not in self.levels:
+            undo.append(at)
+            if len(undo) > _UNDO_KEPT:
+                undo.pop(0)
 
     def _apply(self, action, now):
         self._move(action)
@@ -450,8 +480,8 @@ class Play:
                 if i >> 3 < len(hidden) and hidden[i >> 3] >> (i & 7) & 1:
                     moves[i - start] = "?"
         page = {"from": start, "total": len(history), "moves": moves}
-        if self.takebacks.done:  # [went back to N moves, how many went], in turn
-            page["takebacks"] = self.takebacks.done
+        if self.takebacks:  # [went back to N moves, how many went], in turn
+            page["takebacks"] = self.takebacks
         return page
 
     def _status(self):

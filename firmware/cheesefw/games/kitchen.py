@@ -139,7 +139,7 @@ class State:
 
     def reveals(self):
         """True when the last action turned a tile face up: no takeback goes back past it
-        (engine/takeback.py)."""
+        (engine/play.py)."""
         return self.turned is not None
 
     def current_player(self):

@@ -165,7 +165,7 @@ LIGHTS = [
     "        white = rolling, light blue = new rules next game; else the move's mark",
 ]
 KEYS_MENU = ["keys now (menu): \u2190/\u2192 the value on offer  Enter take it",
-             "Backspace the step before  q quit"]
+             "Backspace the step before  Space colour-vision palette on/off  q quit"]
 KEYS_PLAY = ["keys now (game): \u2190/\u2192 the move on offer (blinking white)  Enter play it",
              "Space roll  p hold/let go roll (a hidden hand)  u take back  a abandon  q quit"]
 

@@ -199,7 +199,7 @@ function paint(hex) {
 function keysNow(s) {
   if (s.mode === "menu") {
     return `menu (${s.step}: ${s.value}): \u2190/\u2192 the value on offer \u00b7 Enter take it`
-      + " \u00b7 Backspace the step before";
+      + " \u00b7 Backspace the step before \u00b7 Space colour-vision palette on/off";
   }
   const hold = " \u00b7 \u2190 held: take back the last move \u00b7 Backspace held: abandon the game";
   if (s.wait === "decide" && s.private) { // Enter alone is refused: nobody sees the hand yet
