@@ -1,29 +1,9 @@
-"""The emulated Pico's tests: the UF2 they boot, and a table driven on the chip's clock."""
+"""The emulated Pico's tests: a table driven on the chip's clock (the UF2s they boot are
+conftest's stock_uf2 and frozen_uf2, built by `cheeseboard uf2`)."""
 
-import os
 import time
-from pathlib import Path
 
-import pytest
 from engine_driver import VirtualTable
-
-
-@pytest.fixture(scope="session")
-def stock_uf2():
-    """MicroPython's own UF2 for a Pico (CHEESEBOARD_PICO_UF2), or the test skips."""
-    path = os.environ.get("CHEESEBOARD_PICO_UF2")
-    if not path or not Path(path).is_file():
-        pytest.skip("no Pico UF2: set CHEESEBOARD_PICO_UF2 to MicroPython's RPI_PICO UF2")
-    return Path(path)
-
-
-@pytest.fixture(scope="session")
-def frozen_uf2():
-    """A UF2 with this firmware frozen in (CHEESEBOARD_PICO_FROZEN_UF2), or the test skips."""
-    path = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
-    if not path or not Path(path).is_file():
-        pytest.skip("no frozen UF2: set CHEESEBOARD_PICO_FROZEN_UF2 (`cheeseboard uf2` makes it)")
-    return Path(path)
 
 
 def board_ms(board):

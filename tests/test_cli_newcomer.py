@@ -93,10 +93,12 @@ def test_a_second_sim_on_the_same_flash_is_refused_and_leaves_the_first_alone(tm
 
 
 class _Board:
-    """What the engine driver's VirtualTable needs of a board: its side channel and protocol."""
+    """What the engine driver's VirtualTable needs of a board: its side channel, its clock
+    (this `cheeseboard sim` keeps the real one, a terminal's) and its protocol."""
 
     def __init__(self, link, client):
         self.link = link
+        self.sleep = link.sleep
         self.request = client.request
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 from engine_driver import choose_options
 from flashing import append, firmware_copy, flash
-from pico import PicoTable, frozen_uf2, stock_uf2  # noqa: F401 - the fixtures
+from pico import PicoTable
 from vboard import VBoard
 
 from cheeseboard import image
@@ -26,7 +26,7 @@ except PicoError as e:
 
 
 @pytest.fixture
-def pico(tmp_path, stock_uf2):  # noqa: F811
+def pico(tmp_path, stock_uf2):
     """Start emulated Picos: pico(flash image, uf2=...)."""
     boards = []
 
@@ -42,7 +42,7 @@ def pico(tmp_path, stock_uf2):  # noqa: F811
 
 
 @pytest.fixture(scope="module")
-def flashed_image(tmp_path_factory, stock_uf2):  # noqa: F811
+def flashed_image(tmp_path_factory, stock_uf2):
     """A Pico's flash after `cheeseboard flash` onto MicroPython's own firmware."""
     image = tmp_path_factory.mktemp("pico") / "flashed.bin"
     board = VBoard(image, target="pico", uf2=stock_uf2)
@@ -132,7 +132,7 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     assert again.request("log", **{"from": 0})["moves"][:len(moves)] == moves
 
 
-def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):  # noqa: F811
+def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):
     board = VBoard(tmp_path / "frozen.bin", target="pico", uf2=frozen_uf2)
     try:
         hello = board.wait_protocol(timeout=60)

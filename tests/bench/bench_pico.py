@@ -1,6 +1,10 @@
 """Figures on an emulated Pico: MicroPython's rp2 port on rp2040js, in the chip's own time.
 
-    CHEESEBOARD_PICO_UF2=<MicroPython's RPI_PICO UF2> python tests/bench/bench_pico.py
+    python tests/bench/bench_pico.py
+
+The UF2s are `cheeseboard uf2`'s (MicroPython's own, and with the firmware frozen in: built
+once from ../shared/third_party or $CHEESEBOARD_MICROPYTHON, then cached); CHEESEBOARD_PICO_UF2
+and CHEESEBOARD_PICO_FROZEN_UF2 name others.
 
 The emulator does not model the flash's XIP wait states: every figure errs on the fast side
 (a real Pico runs code from flash through a 16 KB cache, and each miss costs cycles).
@@ -13,9 +17,8 @@ The emulator does not model the flash's XIP wait states: every figure errs on th
   WS2812 wire time (30 us a pixel);
 - free heap after boot (`hello`); the peak live heap of a whole 6-player Gouda game with
   powers (games_on_vm.py's heap mode, the firmware loaded as .mpy files); a Gatenkaas hand's
-  legal placements and the board's choice (its gatenkaas mode); with
-  CHEESEBOARD_PICO_FROZEN_UF2, a UF2 with the firmware frozen in: its boot to the menu and
-  free heap;
+  legal placements and the board's choice (its gatenkaas mode); the UF2 with the firmware
+  frozen in: its boot to the menu and free heap;
 - on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
   mean and worst; each game with the board playing every seat, its longest tick and the ticks
   over 10 ms; a frame write through the HAL at 64 and 256 pixels against the wire
@@ -69,10 +72,25 @@ def on_chip(board, script, *argv):
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+def pico_uf2s():
+    """(MicroPython's own UF2, the frozen one): named by the environment, else built (cached);
+    (None, None) with a line saying why where neither can be."""
+    named = os.environ.get("CHEESEBOARD_PICO_UF2"), os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
+    if named[0]:
+        return named
+    from cheeseboard.uf2 import build_uf2
+    from cheeseboard.uf2.source import UF2Error
+
+    try:
+        return build_uf2("pico", frozen=False), build_uf2("pico", frozen=True)
+    except UF2Error as e:
+        print("bench_pico: skipped (%s)" % e)
+        return None, None
+
+
 def main():
-    uf2 = os.environ.get("CHEESEBOARD_PICO_UF2")
-    if not uf2 or not Path(uf2).is_file():
-        print("bench_pico: skipped (set CHEESEBOARD_PICO_UF2 to MicroPython's RPI_PICO UF2)")
+    uf2, frozen = pico_uf2s()
+    if not uf2:
         return 0
     profile = load_profile(PROFILE)
     rows, frozen_rows = [], []
@@ -107,8 +125,7 @@ def main():
         hands = on_chip(again, "games_on_vm.py", "gatenkaas")
         again.stop()
 
-        frozen = os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
-        if frozen and Path(frozen).is_file():
+        if frozen:
             board = VBoard(tmp / "frozen.bin", target="pico", uf2=frozen)
             board.link.wait_frame(0, timeout=120)
             frozen_first = board.link.frame_event
