@@ -1,8 +1,6 @@
 """A takeback on the virtual board (MicroPython with the Pico's heap): prev held on its pin,
 the journal on its flash folder, a power cut, and the log over the serial protocol."""
 
-import time
-
 import pytest
 from engine_driver import VirtualTable, choose_options
 
@@ -19,11 +17,8 @@ def test_prev_held_takes_back_a_move_and_a_power_cut_resumes_there(make_vboard, 
     table.press("ok")  # two people place a mouse each
     assert table.state()["moves"] == 2
     board.link.press("prev", hold_ms=1000)  # past the 800 ms of a long press
-    for _ in range(50):  # (a loaded machine may take a few ticks more to see it)
-        time.sleep(0.1)
-        state = table.state()
-        if state["moves"] != 2:
-            break
+    board.sleep(1.2)  # held, let go, and a tick to see it (the board's clock)
+    state = table.state()
     assert state["moves"] == 1 and state["wait"] == "decide" and state["turn"] == 1
     log = board.request("log", **{"from": 0})
     assert log["takebacks"] == [[1, 1]] and log["total"] == 1
