@@ -53,6 +53,7 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_flash.py
 	$(BIN)/python tests/bench/bench_lab.py
 	$(BIN)/python tests/bench/bench_reliability.py
+	$(BIN)/python tests/bench/bench_suite.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -116,7 +116,7 @@ for kb in range(4, 64):
 def main():
     gouda = (ROOT / "firmware/rules/gouda.json").read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
-        board = VBoard(Path(tmp) / "flash", baud=BAUD)
+        board = VBoard(Path(tmp) / "flash", baud=BAUD, clock="real")
         try:
             board.wait_protocol()
             meter = Meter(board.port)

@@ -45,17 +45,13 @@ class VirtualClock:
         wake = self.wake
         if wake is None:
             return None  # the VM runs: its time stands still
-        stopped = self.stop_when is not None and self.stop_when()
-        if wake <= self.now:
-            return self.now
-        if console_waiting and wake != FOREVER and not stopped:
-            self.now = float(wake)
-            return self.now
-        if stopped:
-            return None
-        if wake <= self.horizon:
-            self.now = float(wake)
-            return self.now
-        if self.horizon > self.now:
-            self.now = self.horizon if self.horizon != FOREVER else self.now
+        if wake != FOREVER:
+            if wake <= self.now:
+                return self.now  # its time has come (bytes on the wire took the clock past it)
+            stopped = self.stop_when is not None and self.stop_when()
+            if not stopped and (console_waiting or wake <= self.horizon):
+                self.now = float(wake)
+                return self.now
+        if self.now < self.horizon != FOREVER:
+            self.now = self.horizon  # nothing on the board wakes before the run's end
         return None

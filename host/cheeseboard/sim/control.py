@@ -210,7 +210,7 @@ class SimLink:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError("timed out after %.1fs waiting for %s" % (timeout, what))
-                self._cond.wait(left)
+                self._cond.wait(min(left, 0.1))  # (a predicate may watch more than events)
 
     def wait_frame(self, after_seq=None, timeout=10.0):
         """Wait for a frame newer than after_seq (default: the current one); return it."""
