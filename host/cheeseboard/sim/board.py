@@ -425,7 +425,8 @@ class VirtualBoard:
             data = os.read(self.master_fd, allowed)
         except (BlockingIOError, OSError):
             return
-        self._wire["in"].spend(len(data))
+        with self._lock:  # (in virtual time it moves the clock)
+            self._wire["in"].spend(len(data))
         self.bytes_in += len(data)
         with self._lock:
             if not self.is_on:
@@ -486,7 +487,8 @@ class VirtualBoard:
             n = os.write(self.master_fd, self._tx[:allowed])
         except (BlockingIOError, OSError):
             return
-        self._wire["out"].spend(n)
+        with self._lock:
+            self._wire["out"].spend(n)
         self.bytes_out += n
         del self._tx[:n]
 
