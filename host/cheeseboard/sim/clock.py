@@ -48,8 +48,9 @@ class VirtualClock:
         if wake != FOREVER:
             if wake <= self.now:
                 return self.now  # its time has come (bytes on the wire took the clock past it)
-            stopped = self.stop_when is not None and self.stop_when()
-            if not stopped and (console_waiting or wake <= self.horizon):
+            if self.stop_when is not None and self.stop_when():
+                return None  # the run is over where it is
+            if console_waiting or wake <= self.horizon:
                 self.now = float(wake)
                 return self.now
         if self.now < self.horizon != FOREVER:
