@@ -46,3 +46,11 @@ def test_bytes_on_the_wire_take_the_clock_past_a_sleep_end():
     clock = sleeping(10)
     clock.charge(12.5)  # 144 bytes at 115200 baud
     assert clock.step(False) == 12.5 and clock.ms == 12
+
+
+def test_a_free_run_keeps_within_its_pace_of_the_wall():
+    clock = sleeping(10_000)
+    clock.run_free()
+    assert clock.step(False) is None  # 10 s of the board: a second of the wall, not yet gone
+    clock.wake = 0.001
+    assert clock.step(False) == 0.001

@@ -88,8 +88,8 @@ class VBoard:
         return self.advance(limit_ms, "idle")
 
     def free_running(self):
-        """A context in which a virtual board runs as fast as it can (for a tool in another
-        process that waits on the wall's time, such as `cheeseboard flash`)."""
+        """A context in which a virtual board's clock follows the wall, faster (for a tool in
+        another process that waits on the wall's time, such as `cheeseboard flash`)."""
         return _FreeRunning(self)
 
     def power_cut(self):
