@@ -17,8 +17,8 @@ def flash(board, firmware=None, force=False, profile=None, baud=115200, step=Non
     """`cheeseboard flash` onto a virtual board (its console released for the time); step:
     deploy.update's hook; silence: seconds without a byte that mean the board is gone."""
     board.release_console()
-    try:
-        with Link(board.pty, baud) as link:
+    try:  # (the tool waits on the wall's time: the board's clock runs free meanwhile)
+        with board.free_running(), Link(board.pty, baud) as link:
             if silence:
                 link.wire.silence = silence
             return deploy.update(link, profile, firmware, force, say=lambda *_: None, step=step)

@@ -41,7 +41,8 @@ def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboa
                                                                         new_firmware, seed):
     rng = random.Random(seed)
     flash_dir = tmp_path / "flash"
-    board = make_vboard(flash_dir=flash_dir)
+    # Real time: the cut falls at a wall instant of the tool's work, as a person's would.
+    board = make_vboard(flash_dir=flash_dir, clock="real")
     board.wait_protocol()
     old_build = json.loads((flash_dir / "slot.json").read_text())["build"]
     board.release_console()
@@ -61,7 +62,7 @@ def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboa
     finished = flashing.returncode == 0  # before the cut: it said the new firmware was up
     assert not finished or "up and well" in out
 
-    again = make_vboard(flash_dir=flash_dir)
+    again = make_vboard(flash_dir=flash_dir, clock="real")
     hello = again.wait_protocol(timeout=30)
     # whole: every file as its manifest says; the loader, the old one or the new one (it
     # is put in place just before the switch: a cut between leaves the new with the old)

@@ -40,6 +40,18 @@ def test_each_game_has_its_menu_first_turn_refusal_power_cut_and_house_rule():
             assert "%s-%s" % (game, what) in names
 
 
+def test_every_game_of_the_firmware_has_its_menu_a_first_turn_and_an_end_shipped():
+    from cheeseboard import paths
+
+    names = {p.stem for p in SHIPPED}
+    snapshots = ROOT / "tests" / "scenarios" / "snapshots"
+    for game in paths.import_firmware("cheesefw.games").GAMES:
+        for what in ("menu", "first-turn", "end"):
+            assert "%s-%s" % (game, what) in names
+        for what in ("first-turn", "end"):  # their reference pictures, kept in git
+            assert (snapshots / ("%s-%s.svg" % (game, what))).exists()
+
+
 def write(tmp_path, text, name="s.yaml"):
     path = tmp_path / name
     path.write_text(textwrap.dedent(text))
@@ -252,12 +264,35 @@ def test_a_snapshot_is_written_then_compared_and_rewritten_on_request(tmp_path):
     assert "rgb(255,140,0)" in svg.read_text()  # the first game's seat light
     assert (tmp_path / "pictures" / "menu.png").read_bytes()[:4] == b"\x89PNG"
     assert runner.run_file(path).passed  # the same board: the same pictures
-    svg.write_text(svg.read_text().replace("rgb(255,140,0)", "rgb(1,2,3)"))
+    svg.write_text(svg.read_text().replace("rgb(255,140,0)", "rgb(249,140,8)"))
+    assert runner.run_file(path).passed  # within the tolerance: each colour within 8
+    svg.write_text(svg.read_text().replace("rgb(249,140,8)", "rgb(1,2,3)"))
     result = runner.run_file(path)
-    assert result.failure.startswith("step 2 (snapshot): expected the picture in %s" % svg)
+    assert result.failure.startswith("step 2 (snapshot): expected the picture in %s (each "
+                                     "colour \u00b18)" % svg)
     assert "--update-snapshots rewrites the file" in result.failure
     assert runner.run_file(path, runner.Options(update_snapshots=True)).passed
     assert "rgb(255,140,0)" in svg.read_text()
+
+
+def test_expect_console_finds_a_line_of_the_serial_output_within_the_board_time(tmp_path):
+    path = write(tmp_path, """\
+        name: the console
+        game: gouda
+        steps:
+          - expect-state: {mode: menu}
+          - expect-console: '"step": "game"'
+          - power-cut
+          - power-on
+          - expect-state: {mode: menu, within: 5s}
+          - expect-console: {line: '"step": "game"', within: 1s}
+          - expect-console: {line: 'Traceback', within: 1500ms}
+        """)
+    result = runner.run_file(path)
+    assert result.step == 7 and result.steps == 6, result.line()
+    assert result.failure.startswith("step 7 (expect-console): expected a console line "
+                                     "matching 'Traceback' within 1.5s; the board showed "
+                                     "nothing more on its console"), result
 
 
 def test_a_press_on_a_board_without_power_fails_saying_so(tmp_path):

@@ -15,10 +15,12 @@ from cheeseboard.sim.board import VirtualBoard
 pytestmark = pytest.mark.board
 
 
-def test_resets_back_to_back_leave_a_board_that_boots_and_answers(tmp_path):
+@pytest.mark.parametrize("clock", ["real", "virtual"])
+def test_resets_back_to_back_leave_a_board_that_boots_and_answers(tmp_path, clock):
+    # (at wall instants: some while the VM boots, some while it sleeps or waits for its clock)
     profile = paths.load_profile("pico")
     simflash.install_firmware(tmp_path / "f", profile)
-    board = VirtualBoard(tmp_path / "f", profile["heap"])
+    board = VirtualBoard(tmp_path / "f", profile["heap"], clock=clock)
     boots = []
     board.listeners.append(lambda e: boots.append(e) if e.get("ev") == "boot" else None)
     board.start()

@@ -88,13 +88,18 @@ class VBoard:
             return None
         return self.link.run(ms, until)["now"]
 
+    def wait_until(self, predicate, timeout=10.0, what="condition"):
+        """Let the board run until predicate() holds, for timeout seconds of its time at most
+        (AssertionError then)."""
+        self.link.wait_for(lambda _: predicate(), timeout, what)
+
     def run_until_idle(self, limit_ms=5000):
         """Run the board until a tick does nothing visible (at most limit_ms)."""
         return self.advance(limit_ms, "idle")
 
     def free_running(self):
-        """A context in which a virtual board runs as fast as it can (for a tool in another
-        process that waits on the wall's time, such as `cheeseboard flash`)."""
+        """A context in which a virtual board's clock follows the wall, faster (for a tool in
+        another process that waits on the wall's time, such as `cheeseboard flash`)."""
         return _FreeRunning(self)
 
     def power_cut(self):

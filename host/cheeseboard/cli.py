@@ -264,7 +264,8 @@ def do_test(args):
     cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-m", marks, "-q",
            "-p", "no:cacheprovider"] + quick + pytest_args
     listing = {"--collect-only", "--co"} & set(pytest_args)
-    print("testing firmware/ on the virtual board (MicroPython VM, capped heap): %s..."
+    print("testing firmware/ on the virtual board (MicroPython VM, capped heap, virtual time): "
+          "%s..."
           % ("every test, flashing's and the long randomised ones too" if every else
              "the quick set (--all adds flashing's tests and the long randomised ones)"),
           flush=True)

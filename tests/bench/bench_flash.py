@@ -46,7 +46,7 @@ def bytes_in(board):
 
 
 def blank_board(folder):
-    board = VBoard(folder, profile=PROFILE, blank=True, baud=BAUD)
+    board = VBoard(folder, profile=PROFILE, blank=True, baud=BAUD, clock="real")
     board.link.wait_for(lambda s: s.status().get("on"), what="the board on")
     return board
 

@@ -44,7 +44,7 @@ from cheeseboard.rules import check_bytes  # noqa: E402
 
 
 def resets(n, tmp):
-    board = VBoard(tmp / "resets")
+    board = VBoard(tmp / "resets", clock="real")
     board.wait_protocol()
     ok = 0
     try:
@@ -86,7 +86,7 @@ def flash_cuts(n, tmp, jobs=1):
 
 def one_cut(firmware, folder, after):
     """The flash's seconds when it ended and the board was whole after; else hang or brick."""
-    board = VBoard(folder, baud=115200)
+    board = VBoard(folder, baud=115200, clock="real")
     try:
         board.wait_protocol()
         try:

@@ -213,7 +213,7 @@ def check_rows(cost):
 def main():
     gouda = (ROOT / "firmware/rules/gouda.json").read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
-        board = VBoard(Path(tmp) / "flash", baud=BAUD)
+        board = VBoard(Path(tmp) / "flash", baud=BAUD, clock="real")
         try:
             board.wait_protocol()
             meter = Meter(board.port)

@@ -244,8 +244,9 @@ class _Player:
                     return
             if board.now() >= deadline:
                 said = [x.decode("utf-8", "replace").strip() for x in lines if x.strip()][-3:]
-                raise StepFailed("a console line matching %r within %gs" % (
-                    pattern.pattern, within_ms / 1000), "; ".join(said) or "nothing on its console")
+                quiet = "nothing %son its console" % ("more " if self.console_mark else "")
+                raise StepFailed("a console line matching %r within %gs"
+                                 % (pattern.pattern, within_ms / 1000), "; ".join(said) or quiet)
             board.run(min(POLL_MS, deadline - board.now()), "event")
 
     # -- power, tables, pictures ---------------------------------------------------------------

@@ -145,7 +145,8 @@ class VirtualBoard:
     def run(self, ms=None, until=None, free=False, wall_limit=120.0):
         """Move a virtual board's clock: by ms (at most), stopping early at the first tick that
         shows a frame, emits anything, or does nothing visible (until: "frame", "event",
-        "idle"); free: as fast as the CPU allows until the next run (and back at once).
+        "idle"); free: at up to FREE_SPEED times the wall's pace until the next run (and
+        back at once).
         A VM that does not sleep within wall_limit seconds stops the run ("stalled").
         {"now": ms, "reason": why it stopped}."""
         clock = self.clock
@@ -155,7 +156,7 @@ class VirtualBoard:
             raise BoardError("until: expected one of %s, got %r" % (", ".join(RUN_UNTIL), until))
         with self._moved:
             if free:
-                clock.horizon = FOREVER
+                clock.run_free()
                 self._advance()
                 return {"now": clock.ms, "reason": "free"}
             if ms is None or ms < 0:
@@ -333,7 +334,8 @@ class VirtualBoard:
         while not self._stop:
             self._set_interest()
             # A throttled wire sends a little at a time: come back soon while it has work.
-            busy = self.baud and (self._tx or len(self._rx) < RX_BUFFER)
+            busy = self.baud and (self._tx or len(self._rx) < RX_BUFFER) or (
+                self.clock and self.clock.horizon == FOREVER)  # a free clock: wake on time
             for key, mask in self._sel.select(timeout=0.002 if busy else 0.05):
                 fd = key.fd
                 if fd == self.master_fd:
@@ -429,7 +431,8 @@ class VirtualBoard:
             data = os.read(self.master_fd, allowed)
         except (BlockingIOError, OSError):
             return
-        self._wire["in"].spend(len(data))
+        with self._lock:  # (in virtual time it moves the clock)
+            self._wire["in"].spend(len(data))
         self.bytes_in += len(data)
         with self._lock:
             if not self.is_on:
@@ -490,7 +493,8 @@ class VirtualBoard:
             n = os.write(self.master_fd, self._tx[:allowed])
         except (BlockingIOError, OSError):
             return
-        self._wire["out"].spend(n)
+        with self._lock:
+            self._wire["out"].spend(n)
         self.bytes_out += n
         del self._tx[:n]
 

@@ -7,7 +7,7 @@ the power; the console stays on the pty. One JSON object per line each way:
     -> {"op": "power_cut"} | {"op": "power_on"} | {"op": "reset"} | {"op": "status"}
     -> {"op": "run", "for": 500, "until": "frame"}   virtual time: move the board's clock
        (until "frame", "event" or "idle" may end it sooner); {"op": "run", "free": true}
-       lets it run as fast as the CPU allows until the next run
+       lets it follow the wall, faster, until the next run
     <- {"ev": "frame", "seq": 12, "rgb": "ff0000..."}   every frame the firmware writes
     <- {"ev": "boot", "n": 2, "mode": "friendly"} | {"ev": "status", ...} | {"ev": "error", ...}
     <- {"ev": "ran", "now": 1500, "reason": "frame"}   a run's end: the board's time (ms)
@@ -214,7 +214,7 @@ class SimLink:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError("timed out after %.1fs waiting for %s" % (timeout, what))
-                self._cond.wait(left)
+                self._cond.wait(min(left, 0.1))  # (a predicate may watch more than events)
 
     def wait_frame(self, after_seq=None, timeout=10.0):
         """Wait for a frame newer than after_seq (default: the current one); return it."""
