@@ -51,8 +51,8 @@ def hang_at_start(root):
 
 
 def broken_protocol(root):
-    changed(root / "cheesefw" / "app.py", "    def cmd_hello(self, request):\n",
-            "    def cmd_hello(self, request):\n        raise OSError('hello broken')\n")
+    changed(root / "cheesefw" / "answers.py", "def hello(app, request):\n",
+            "def hello(app, request):\n    raise OSError('hello broken')\n")
 
 
 # (the change, what the host says)

@@ -1,14 +1,13 @@
 """The main loop: buttons, console and timers in; LED frames out; one tick at a time."""
 
 import gc
-import json
-import sys
 
-from cheesefw import VERSION, const, protocol, render
+from cheesefw import const, protocol, render
 from cheesefw.buttons import Buttons
 from cheesefw.modules import forget
 
 TICK_MS = 10
+_ANSWERS = ("hello", "state", "log")  # the App's own commands (cheesefw.answers)
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
 
 
@@ -27,30 +26,19 @@ class App:
         self.frames_written = 0
 
     def handlers(self):
-        handlers = {"hello": self.cmd_hello, "state": self.cmd_state, "log": self.cmd_log}
+        handlers = {name: self._answer(name) for name in _ANSWERS}
         more = getattr(self.scene, "handlers", None)
         if more:  # the engine's own commands (the rule tables')
             handlers.update(more())
         return handlers
 
-    def cmd_hello(self, request):
-        gc.collect()
-        impl = sys.implementation
-        return {
-            "firmware": VERSION,
-            "profile": self.board.profile["name"],
-            "platform": sys.platform,
-            "runtime": "%s %d.%d.%d" % ((impl.name,) + impl.version[:3]),
-            "heap_free": gc.mem_free(),
-            "slot": _slot_state(),
-        }
+    def _answer(self, name):
+        def run(request):
+            from cheesefw import answers  # (imported at the first request, and kept)
 
-    def cmd_state(self, request):
-        # A stuck button is reported here, and ignored until it comes free.
-        return {"state": self.scene.describe(), "stuck": self.buttons.stuck()}
+            return getattr(answers, name)(self, request)
 
-    def cmd_log(self, request):
-        return self.scene.log(protocol.number(request, "from", 0, protocol.MAX_ID, 0))
+        return run
 
     def tick(self):
         """One pass of the main loop; writes a frame only when it changed."""
@@ -91,16 +79,6 @@ class App:
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
             if left > 0:
                 board.sleep_ms(left)
-
-
-def _slot_state():
-    """slot.json: the active firmware slot, and whether a new firmware is on trial (it
-    tells `cheeseboard flash` how an update went)."""
-    try:
-        with open("slot.json") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def start(trial=False, feed=None):

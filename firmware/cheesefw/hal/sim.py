@@ -83,7 +83,7 @@ class Board(base.Board):
         elif parts == [b"D"]:  # the terminal view asks what the board is doing, in words
             import json
 
-            simboard.send(b"D " + json.dumps(self.app.cmd_state({})).encode())
+            simboard.send(b"D " + json.dumps(self.app.server.handlers["state"]({})).encode())
 
     def random_seed(self):
         # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.

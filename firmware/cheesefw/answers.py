@@ -1,0 +1,41 @@
+"""The App's answers to the protocol's hello, state and log: imported at the first request that
+asks one (cheesefw.app), so that a board no host talks to keeps their code's heap and names for
+play."""
+
+import gc
+import json
+import sys
+
+from cheesefw import VERSION, protocol
+
+
+def hello(app, request):
+    gc.collect()
+    impl = sys.implementation
+    return {
+        "firmware": VERSION,
+        "profile": app.board.profile["name"],
+        "platform": sys.platform,
+        "runtime": "%s %d.%d.%d" % ((impl.name,) + impl.version[:3]),
+        "heap_free": gc.mem_free(),
+        "slot": _slot_state(),
+    }
+
+
+def state(app, request):
+    # A stuck button is reported here, and ignored until it comes free.
+    return {"state": app.scene.describe(), "stuck": app.buttons.stuck()}
+
+
+def log(app, request):
+    return app.scene.log(protocol.number(request, "from", 0, protocol.MAX_ID, 0))
+
+
+def _slot_state():
+    """slot.json: the active firmware slot, and whether a new firmware is on trial (it
+    tells `cheeseboard flash` how an update went)."""
+    try:
+        with open("slot.json") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
