@@ -68,6 +68,11 @@ def wire_to_rgb(wire, count, order, previous=None):
 class PicoBoard:
     """An emulated Raspberry Pi Pico running a cheeseboard (or a bare MicroPython)."""
 
+    # The chip keeps its own clock (emulated cycles, `board_ms`), which the host does not
+    # move: to the side channel it is a board in real time, as a unix-port board without
+    # a virtual clock.
+    clock = None
+
     def __init__(self, flash_path, profile, uf2=None, name="emulated Pico", realtime=False):
         self.flash_path = pico_flash.prepare(flash_path, uf2)
         self.flash_dir = self.flash_path  # what the terminal view shows as the board's flash
