@@ -48,14 +48,19 @@ def test_the_rule_table_states_the_published_facts():
     assert sum(RULES["deck"].values()) == 38 and RULES["deck"]["cheese"] == 10
     assert RULES["dice"] == {"grey": [1, 1, 2, 2, 3, 4], "blue": [1, 1, 2, 2, 2, 3]}
     assert RULES["win"]["cheese"] == 10 and RULES["win"]["all_out"] and RULES["win"]["one_home"]
-    assert len(RULES_PATH.read_bytes()) < 1200  # parsed on a board with little heap
+    # Parsed on a board with little heap (its figures: the README's heap table, this table in):
+    # the colour-vision palette's `cb:` colours took it past the 1 200 B it was held to before.
+    assert len(RULES_PATH.read_bytes()) < 1600
 
 
 def test_the_palette_colours_every_kind_the_view_shows():
     kinds = {"cat", "mouse", "tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
     engine = {"0", "1", "die0", "die1", "meter"}  # seats, each side's die, the cheese meter
     turned = {"dish", "plus1", "plus2", "arrow", "fork", "knife"}  # shown while turned over
-    assert kinds | engine | turned | {"empty"} == set(RULES["palette"])
+    palette = {k for k in RULES["palette"] if not k.startswith("cb:")}
+    assert kinds | engine | turned | {"empty"} == palette
+    # The colour-vision palette recolours some of these, and names nothing else.
+    assert {k[3:] for k in RULES["palette"] if k.startswith("cb:")} <= palette
     for rgb in RULES["palette"].values():
         assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
 

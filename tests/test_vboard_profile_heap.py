@@ -28,14 +28,14 @@ def wait_state(board, predicate, what, timeout=20.0):
             return s
         if time.monotonic() > deadline:
             raise AssertionError("waited for %s; the board is at %r" % (what, s))
-        time.sleep(0.05)
+        board.sleep(0.05)  # (the board's clock: a virtual board moves only when told)
 
 
 def press(board, name):
     """Press and release a button, and let the release pass its debounce too (a press sent while
     the last one is still held would be no press)."""
     board.link.press(name, hold_ms=PRESS_MS)
-    time.sleep((PRESS_MS + 60) / 1000)
+    board.sleep((PRESS_MS + 60) / 1000)
 
 
 def start(board, game):

@@ -137,7 +137,11 @@ class Engine:
         """A game that cannot start: the menu comes back and says why (its `refused`)."""
         why = str(e) if isinstance(e, ValueError) else _NO_HEAP
         e = None
+        print("%s not started: %s" % (game, why))  # (first: the way back may fall too)
         self._end_game()
+        self.menu.refused = "%s: %s" % (game, why)
+
+    def _refused(self, game, why):
         print("%s not started: %s" % (game, why))
         self.menu.refused = "%s: %s" % (game, why)
 
@@ -151,11 +155,14 @@ class Engine:
         self._tables = None  # the table commands' code (the check's modules go after the
         forget("cheesefw.games.", "cheesefw.tables")  # check: load_rules)
         gc.collect()
+        # The engine's play (not the menu's: let go after the game) comes in first, while the
+        # heap is whole: imported after the table it would look for room among the table's
+        # pieces, and a Gatenkaas deck on a 16x16 board leaves none of its size.
+        from cheesefw.engine.play import Play
+
         game = header["game"]
         rules = self._game_rules(game, resume)
         module = load(game)  # (imported once: the check kept it)
-        from cheesefw.engine.play import Play  # (not the menu's: let go after the game)
-
         painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
                           header.get("vision", False))
         self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
@@ -185,14 +192,28 @@ class Engine:
             return self.scene.on_button(name, event, now)
         try:
             return self.menu.on_button(name, event, now)
-        except MemoryError as e:  # a game's options or seats that find no heap: refused too
-            self._not_started(self.menu.games[self.menu.values[0]], e)
-            return True
+        except MemoryError:  # a game's options or seats that find no heap: refused too
+            pass
+        # Out of the except clause (its traceback holds the frames that imported the game): the
+        # menu starts again with the game's module let go. Its maps were never let go (a game
+        # not yet started), so none is read again.
+        game = self.menu.games[self.menu.values[0]]
+        self.vision = self.menu.vision
+        self.scene = self.menu = None
+        forget("cheesefw.games.")
+        gc.collect()
+        self._open_menu()
+        self._refused(game, _NO_HEAP)
+        return True
 
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(GAME_TABLE)
-        self.scene = None  # the game's heap is free before the menu's comes back
+        if self.menu:  # the palette the menu was left on holds for the menu that comes back
+            self.vision = self.menu.vision
+        # The game's heap is free before the menu's comes back (a menu that had imported a game
+        # for its options, too).
+        self.scene = self.menu = None
         # and its modules' (the next game imports its own, and the engine's play again)
         forget("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng")
         gc.collect()
