@@ -46,8 +46,8 @@ def changed(path, old, new):
 
 
 def hang_at_start(root):
-    changed(root / "cheesefw" / "startup.py", "    profile = load_profile()\n",
-            "    profile = load_profile()\n    while True:\n        pass\n")
+    changed(root / "cheesefw" / "startup.py", "    found = None\n",
+            "    found = None\n    while True:\n        pass\n")
 
 
 def broken_protocol(root):

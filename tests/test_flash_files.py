@@ -53,14 +53,17 @@ SLOT_KINDS = dict(JSON_KINDS, **{
     "another slot": lambda old: b'"slot_c"',
     "missing": lambda old: None,
 })
+PROFILE = "slot_a/profile.json"  # the slot's: the board plays on the last copy that passed
+PROFILE_KINDS = dict(JSON_KINDS, refused=lambda old: b'{"led": {"count": -1}}')
 FILES = {"slot.json": SLOT_KINDS, "checked.json": JSON_KINDS, "journal.txt": JOURNAL_KINDS,
-         KEPT: JSON_KINDS, SYNCED: JSON_KINDS}
+         KEPT: JSON_KINDS, SYNCED: JSON_KINDS, PROFILE: PROFILE_KINDS}
 # The journal's lines before the bad one are whole in these: its game goes on
 JOURNAL_WHOLE = ("huge", "deep")
 MATRIX = [(f, k) for f, kinds in FILES.items() for k in kinds]
 SAMPLE = [("journal.txt", "deep"), ("journal.txt", "huge"), ("journal.txt", "wrong type"),
           (SYNCED, "huge"), (KEPT, "wrong type"), ("slot.json", "wrong type"),
-          ("slot.json", "a folder"), ("checked.json", "deep")]
+          ("slot.json", "a folder"), ("checked.json", "deep"), (PROFILE, "deep"),
+          (PROFILE, "refused")]
 
 
 def board_with_a_game(folder):
@@ -127,6 +130,9 @@ def check_board(board, folder, moves, name, kind):
         assert state["mode"] == "menu", state
     if name == "journal.txt" and kind != "emptied":
         assert (folder / "journal.txt.bad").exists() or kind == "truncated"
+    if name == PROFILE:  # the copy kept at its first boot, whole
+        assert hello["profile"] == "pico", hello
+        assert json.loads((folder / "profile.good.json").read_bytes())["name"] == "pico"
     if name == "slot.json":  # made again from the slot
         state = json.loads((folder / "slot.json").read_text())
         assert state["active"] == "slot_a" and state["build"], state
@@ -164,7 +170,7 @@ def trips_over_its_journal(root):
     a firmware cannot read, in a way nobody foresaw)."""
     path = root / "cheesefw" / "startup.py"
     text = path.read_text()
-    old = "    profile = load_profile()\n"
+    old = "    found = None\n"
     assert old in text
     path.write_text(text.replace(old, old + (
         "    if b'trap' in (read_file('journal.txt') or b''):\n"

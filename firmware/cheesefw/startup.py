@@ -7,11 +7,17 @@ made, so that none of it is in the heap while the board plays.
 import gc
 import json
 
+from cheesefw import const
 from cheesefw.engine.draw import PackedMap
 from cheesefw.home import HOME
 from cheesefw.modules import forget
 
 PROFILE_FILE = "profile.json"  # in HOME, flashed with the firmware
+# The last profile that passed its check on this board, at the root of the flash: where the
+# board turns when its slot's profile cannot be read or is refused, so that a damaged file
+# never leaves it at the REPL (docs/flashing.md, "Files the board cannot read").
+GOOD_COPY = "profile.good.json"
+_MOST_DEPTH = const(8)  # a profile nests 4 deep; a deeper one is refused before json.loads
 
 
 def _pack(pixels):
@@ -22,11 +28,11 @@ def _pack(pixels):
     return bytes(pixels)
 
 
-def load_profile(open_file=open):
-    """The board's hardware profile, read from its file a little at a time (there may be no free
-    block the file's size) through open_file (open, or a board's); its pixel lists packed into
-    bytes to save heap."""
-    with open_file(HOME + PROFILE_FILE) as f:
+def load_profile(open_file=open, name=None):
+    """The board's hardware profile, read from its file (name: the one start chose, HOME's by
+    default) a little at a time (there may be no free block the file's size) through open_file
+    (open, or a board's); its pixel lists packed into bytes to save heap."""
+    with open_file(name or HOME + PROFILE_FILE) as f:
         profile = json.load(f)
     for key in ("die", "seats", "meter"):
         if key in profile:
@@ -51,7 +57,7 @@ def read_maps(board):
     """Every game's map from the profile, packed (for the menu, after a game): the file read a
     little at a time, as at power-on, since after a long game there may be no free block its
     size; this module imports only what this needs (the engine imports it after every game)."""
-    profile = load_profile(board.open)
+    profile = load_profile(board.open, board.profile.get("file"))
     pack_maps(profile)
     return profile["maps"]
 
@@ -98,32 +104,88 @@ def check_every_table(board, feed=None):
             feed()
 
 
+def _candidates():
+    """The profiles to try, best first: the slot's own; the last that passed here; the other
+    slot's; the frozen firmware's (a UF2's, in /frozen/)."""
+    names = [HOME + PROFILE_FILE, GOOD_COPY]
+    for slot in ("/slot_a/", "/slot_b/"):
+        if slot != HOME:
+            names.append(slot + PROFILE_FILE)
+    if HOME != "/frozen/":
+        names.append("/frozen/" + PROFILE_FILE)
+    return names
+
+
+def _read_checked(name, read_file, checked):
+    """(profile, sha, whether it was checked before) from file name, or (None, why): read
+    within a bound (its size, its nesting) before json sees it, so that a huge or deeply
+    nested file is refused rather than exhausting the heap or the stack."""
+    from cheesefw import strict_json
+
+    try:
+        data = read_file(name)  # ValueError past the most the firmware reads whole
+        if data is None:
+            return None, "missing"
+        strict_json.check(data, _MOST_DEPTH)
+        if data.lstrip()[:1] != b"{":
+            return None, "not an object"
+        data = None
+        gc.collect()
+        sha = checked.file_digest(open, name)
+        stamp = checked.stamp(read_file, sha)
+        # (read again, a little at a time: there may be no free block the file's size)
+        profile = load_profile(open, name)
+    except Exception as e:  # a folder, cut short, too large, too deep, fields of wrong types
+        return None, "%s: %s" % (type(e).__name__, e)
+    known = checked.passed(read_file, name, stamp)  # checked before by this firmware: not again
+    gc.collect()
+    errors = None if known else profile_faults(profile)
+    if errors:
+        return None, "; ".join(errors)
+    return profile, stamp, known
+
+
+def _keep_good_copy(board, name, read_file, checked):
+    # Written only when it differs from the one that just passed (write-then-rename through
+    # the board: a power cut leaves the old copy or the new one, whole).
+    try:
+        if checked.file_digest(open, GOOD_COPY) != checked.file_digest(open, name):
+            board.write_file(GOOD_COPY, read_file(name))
+    except (OSError, ValueError, MemoryError) as e:
+        print("%s not kept: %s" % (GOOD_COPY, e))
+
+
 def start(trial=False, feed=None):
-    """The board's App, or None when the profile is refused (each fault said on the console).
-    trial: a new firmware's first boot, which first imports every game and reads every rule
-    table once (feed() keeps its watchdog fed meanwhile)."""
+    """The board's App, or None when no profile can be read and passes (each fault said on the
+    console). trial: a new firmware's first boot, which first imports every game and reads
+    every rule table once (feed() keeps its watchdog fed meanwhile)."""
     from cheesefw import checked, hal
     from cheesefw.hal.base import read_file
 
     if trial:
         import_every_game(feed)
-    name = HOME + PROFILE_FILE
-    stamp = checked.stamp(read_file, checked.file_digest(open, name))
-    # (read again, a little at a time: there may be no free block the file's size)
-    profile = load_profile()
-    known = checked.passed(read_file, name, stamp)  # checked before by this firmware: not again
-    gc.collect()
-    errors = None if known else profile_faults(profile)
-    if errors:
-        # Nothing lit or read would be right: say why on the console, and stop at the REPL.
-        for e in errors:
-            print("profile.json: " + e)
+    found = None
+    for name in _candidates():
+        found = _read_checked(name, read_file, checked)
+        if found[0] is not None:
+            break
+        if found[1] != "missing" or name == HOME + PROFILE_FILE:
+            print("%s: %s" % (name, found[1]))
+    forget("cheesefw.strict_json")  # its code's heap back for the game
+    if found[0] is None:
+        # Nothing lit or read would be right: stop at the REPL, the faults said above.
         return None
+    profile, stamp, known = found
+    if name != HOME + PROFILE_FILE:
+        print("cheeseboard: the profile used is %s" % name)
+        profile["file"] = name  # read again from there after each game (read_maps)
     pack_maps(profile)
     gc.collect()
     board = hal.open_board(profile)
     if not known:
         checked.record(board, name, stamp)
+    if name == HOME + PROFILE_FILE:
+        _keep_good_copy(board, name, read_file, checked)
     if trial:
         check_every_table(board, feed)
     from cheesefw.app import App
