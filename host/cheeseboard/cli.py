@@ -33,7 +33,6 @@ class CommandError(Exception):
 
 def do_sim(args):
     """Run the firmware on a virtual board: a MicroPython VM behind a pseudo-terminal."""
-    from cheeseboard.sim import view
     from cheeseboard.sim.board import VirtualBoard
     from cheeseboard.sim.control import ControlServer
 
@@ -51,27 +50,34 @@ def do_sim(args):
         print(board.pty_path, flush=True)
         print("flash: %s (%s)\nside channel: %s\nheap: %d bytes"
               % (flash_dir, about, control_path, heap), file=sys.stderr, flush=True)
-        board.start()
-        try:
-            if args.headless:
-                signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-                while True:
-                    signal.pause()
-            else:
-                view.run(board, profile)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            board.stop()
-            control.close()
+        _run_board(board, control, profile, args.headless)
     return 0
+
+
+def _run_board(board, control, profile, headless):
+    """Run a started simulator until it is stopped: headless until SIGTERM, else the terminal
+    view until q or Ctrl-C; the board and its side channel closed after."""
+    from cheeseboard.sim import view
+
+    board.start()
+    try:
+        if headless:
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            while True:
+                signal.pause()
+        else:
+            view.run(board, profile)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+        control.close()
 
 
 def _sim_pico(args, profile):
     """An emulated Pico: a UF2 on rp2040js, its flash a file that stays between runs."""
     from cheeseboard.pico.board import PicoBoard, PicoError
     from cheeseboard.pico.flash import FlashImageError
-    from cheeseboard.sim import view
     from cheeseboard.sim.control import ControlServer
 
     if profile["platform"] != "rp2":
@@ -99,19 +105,7 @@ def _sim_pico(args, profile):
         print("flash: %s (a Pico's 2 MB flash image, kept)\nside channel: %s\n"
               "emulated RP2040 (rp2040js): its timings err fast (no XIP wait states)"
               % (flash_path, control_path), file=sys.stderr, flush=True)
-        board.start()
-        try:
-            if args.headless:
-                signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-                while True:
-                    signal.pause()
-            else:
-                view.run(board, profile)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            board.stop()
-            control.close()
+        _run_board(board, control, profile, args.headless)
     finally:
         held.close()
     return 0
