@@ -119,25 +119,27 @@ def _candidates():
 def _read_checked(name, read_file, checked):
     """(profile, sha, whether it was checked before) from file name, or (None, why): read
     within a bound (its size, its nesting) before json sees it, so that a huge or deeply
-    nested file is refused rather than exhausting the heap or the stack."""
-    from cheesefw import strict_json
-
+    nested file is refused rather than exhausting the heap or the stack. A file this firmware
+    passed before, unchanged since (its stamp), is not checked again: the strict JSON check's
+    code, and the names it interns for good, stay out of an ordinary boot."""
     try:
         data = read_file(name)  # ValueError past the most the firmware reads whole
         if data is None:
             return None, "missing"
-        strict_json.check(data, _MOST_DEPTH)
-        if data.lstrip()[:1] != b"{":
-            return None, "not an object"
+        stamp = checked.stamp(read_file, checked.file_digest(open, name))
+        known = checked.passed(read_file, name, stamp)
+        if not known:
+            from cheesefw import strict_json
+
+            strict_json.check(data, _MOST_DEPTH)
+            if data.lstrip()[:1] != b"{":
+                return None, "not an object"
         data = None
         gc.collect()
-        sha = checked.file_digest(open, name)
-        stamp = checked.stamp(read_file, sha)
         # (read again, a little at a time: there may be no free block the file's size)
         profile = load_profile(open, name)
     except Exception as e:  # a folder, cut short, too large, too deep, fields of wrong types
         return None, "%s: %s" % (type(e).__name__, e)
-    known = checked.passed(read_file, name, stamp)  # checked before by this firmware: not again
     gc.collect()
     errors = None if known else profile_faults(profile)
     if errors:
