@@ -251,7 +251,10 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
     assert not (board.flash_dir / "t" / "bytes.bin.part").exists()
 
 
-def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(vboard, tmp_path):
+def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(make_vboard):
+    # On the wall's clock: two whole flashes and a refusal in between, each a tool that waits
+    # on the wall; a free-running board's time runs ahead of it when the machine is busy.
+    vboard = make_vboard(clock="real")
     vboard.wait_protocol()
     # the Pico's 1408 KB filesystem, nearly full of the user's own files
     (vboard.flash_dir / "recordings.bin").write_bytes(b"\0" * (1160 * 1024))
