@@ -91,10 +91,17 @@ def start(trial=False, feed=None):
 
 def main(up=None, feed=None):
     """Run the board; up() is called once the main loop has run for _UP_MS (main.py's
-    health check of a new firmware), feed() every tick (its watchdog's)."""
+    health check of a new firmware), feed() every tick (its watchdog's). A board whose
+    profile cannot be read anywhere answers the protocol with the fault (cheesefw.fault), so
+    that a host can say what is wrong and flash it; on trial it returns (main.py then goes
+    back to the previous firmware)."""
     started = _power_on(up is not None, feed)
     if isinstance(started, App):
         started.run(up, feed)
+    elif up is None:
+        from cheesefw import fault
+
+        fault.serve(started, TICK_MS, feed)
 
 
 def _power_on(trial, feed):
