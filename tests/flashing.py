@@ -6,8 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from cheeseboard import deploy
-from cheeseboard.link import Link
+from cheeseboard.flash import deploy
+from cheeseboard.flash.link import Link
 
 ROOT = Path(__file__).resolve().parents[1]
 

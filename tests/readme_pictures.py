@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 from engine_driver import CpuTable, MemoryBoard, choose_options  # noqa: E402
 
-from cheeseboard import image, paths  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import image  # noqa: E402
 
 OUT = ROOT / "docs" / "pictures"
 PROFILE = "pico"

@@ -9,7 +9,7 @@ restart: a request is never a fall of the firmware.
 
 import random
 
-from cheeseboard.protocol import encode
+from cheeseboard.board.protocol import encode
 
 # Each command with the fields it reads.
 COMMANDS = {"hello": (), "state": (), "log": ("from",), "tables": (), "get": ("name", "offset"),

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from mpvm import run_mp
 
-from cheeseboard import build, image, paths
+from cheeseboard import paths
+from cheeseboard.flash import build, image
 from cheesefw.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@ went into it, so that a flash after a small change compiles only that change."""
 
 import pytest
 
-from cheeseboard import build
+from cheeseboard.flash import build
 
 
 @pytest.fixture

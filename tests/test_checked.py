@@ -10,7 +10,8 @@ import pytest
 from engine_driver import MemoryBoard
 from mpvm import FIRMWARE, run_mp
 
-from cheeseboard import image, paths
+from cheeseboard import paths
+from cheeseboard.flash import image
 from cheesefw import checked, table_check
 from cheesefw.engine.core import load_rules
 from cheesefw.games import GAMES

@@ -17,8 +17,8 @@ import serial
 from engine_driver import VirtualTable, choose_options
 from installed import CHEESEBOARD, assert_clear_refusal, run, start, user_env
 
+from cheeseboard.board.protocol import Client
 from cheeseboard.cli import build_parser
-from cheeseboard.protocol import Client
 from cheeseboard.sim.control import SimLink
 
 

@@ -11,8 +11,8 @@ import pytest
 import serial
 from flashing import active_slot, append, firmware_copy, flash
 
-from cheeseboard import image
-from cheeseboard.link import Link
+from cheeseboard.flash import image
+from cheeseboard.flash.link import Link
 from cheeseboard.paths import load_profile
 
 pytestmark = pytest.mark.board
@@ -169,7 +169,7 @@ def test_a_flash_waits_for_a_firmware_on_trial_and_never_writes_its_way_back(mak
     """A firmware on trial that has not run yet (a flash's restart lost, say): the next flash
     sees the trial through first. Here it fails, the board goes back to slot_a, and the new
     flash then goes into slot_b: slot_a, the firmware known to work, is never written over."""
-    from cheeseboard import image as images
+    from cheeseboard.flash import image as images
 
     flash_dir = tmp_path / "flash"
     board = make_vboard(flash_dir=flash_dir)

@@ -15,7 +15,7 @@ from engine_driver import CpuTable, MemoryBoard, choose_options
 from flashing import append, firmware_copy, flash
 from vboard import VBoard
 
-from cheeseboard import image
+from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
 
 pytestmark = pytest.mark.board

@@ -12,7 +12,7 @@ import time
 import pytest
 from flashing import active_slot, append, firmware_copy, flash
 
-from cheeseboard import image
+from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
 
 pytestmark = pytest.mark.board

@@ -10,7 +10,7 @@ import time
 import pytest
 from flashing import active_slot, append, firmware_copy, flash
 
-from cheeseboard import deploy
+from cheeseboard.flash import deploy
 
 pytestmark = pytest.mark.board
 

@@ -10,8 +10,8 @@ import pytest
 from fake_device import FakeDevice
 from mpvm import run_mp
 
-from cheeseboard import build, deploy
-from cheeseboard.link import Link, LinkError
+from cheeseboard.flash import build, deploy
+from cheeseboard.flash.link import Link, LinkError
 from cheeseboard.paths import load_profile
 
 

@@ -3,7 +3,8 @@ the default profile, the console escape."""
 
 import pytest
 
-from cheeseboard import deploy, flash_cli, link
+from cheeseboard.flash import command as flash_cli
+from cheeseboard.flash import deploy, link
 
 
 def test_the_plan_lists_what_changes_and_what_stays():

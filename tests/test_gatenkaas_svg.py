@@ -1,10 +1,10 @@
-"""docs/gatenkaas-deck.svg is drawn from the rule table by host/cheeseboard/decksvg.py."""
+"""docs/gatenkaas-deck.svg is drawn from the rule table by host/cheeseboard/pictures/decksvg.py."""
 
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from cheeseboard import decksvg
+from cheeseboard.pictures import decksvg
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = json.loads((ROOT / "firmware/rules/gatenkaas.json").read_text())
@@ -12,7 +12,7 @@ NS = "{http://www.w3.org/2000/svg}"
 
 
 def test_deck_svg_is_up_to_date():
-    # Regenerate with: .venv/bin/python -m cheeseboard.decksvg
+    # Regenerate with: .venv/bin/python -m cheeseboard.pictures.decksvg
     svg = (ROOT / "docs" / "gatenkaas-deck.svg").read_text(encoding="utf-8")
     assert svg == decksvg.render_svg(RULES)
 

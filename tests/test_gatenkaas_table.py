@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cheeseboard import rules as host_rules
+from cheeseboard.rules import check as host_rules
 from cheesefw.games import gatenkaas
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,15 +1,15 @@
-"""docs/gouda-board.svg is drawn from the rule table by host/cheeseboard/graphsvg.py."""
+"""docs/gouda-board.svg is drawn from the rule table by host/cheeseboard/pictures/graphsvg.py."""
 
 import json
 import xml.etree.ElementTree as ET
 
 from test_gouda_rules import ROOT, RULES
 
-from cheeseboard import graphsvg
+from cheeseboard.pictures import graphsvg
 
 
 def test_board_svg_is_up_to_date():
-    # Regenerate with: .venv/bin/python -m cheeseboard.graphsvg
+    # Regenerate with: .venv/bin/python -m cheeseboard.pictures.graphsvg
     svg = (ROOT / "docs" / "gouda-board.svg").read_text(encoding="utf-8")
     assert svg == graphsvg.render_svg(RULES)
 

@@ -6,7 +6,9 @@ Regenerate with `cheeseboard profile docs` after changing a profile.
 import copy
 import xml.dom.minidom
 
-from cheeseboard import cli, hardware, hardware_docs, paths
+from cheeseboard import cli, paths
+from cheeseboard.profiles import docs as hardware_docs
+from cheeseboard.profiles import hardware
 
 PROFILES = [paths.load_profile(n) for n in paths.profile_names()]
 

@@ -8,7 +8,8 @@ import shutil
 import pytest
 from mpvm import FIRMWARE, run_mp
 
-from cheeseboard import cli, hardware, paths
+from cheeseboard import cli, paths
+from cheeseboard.profiles import hardware
 
 PICO = paths.load_profile("pico")
 

@@ -6,8 +6,8 @@ import random
 import pytest
 from engine_driver import ROOT, VirtualTable, choose_options, play_with_buttons
 
-from cheeseboard import sync
-from cheeseboard.protocol import ProtocolError
+from cheeseboard.board.protocol import ProtocolError
+from cheeseboard.rules import sync
 from cheesefw.games import as_action, kalle
 
 pytestmark = pytest.mark.board

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cheeseboard.rules import check_table as host_check
+from cheeseboard.rules.check import check_table as host_check
 from cheesefw.engine.rng import Rng
 from cheesefw.games import CHANCE, GAMES, TERMINAL, as_action, katz
 

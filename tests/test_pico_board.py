@@ -12,7 +12,7 @@ from flashing import append, firmware_copy, flash
 from pico import PicoTable
 from vboard import VBoard
 
-from cheeseboard import image
+from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
 from cheeseboard.pico.board import PicoError, bootrom_path, check_node
 

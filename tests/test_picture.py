@@ -9,7 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from cheeseboard import paths, picture
+from cheeseboard import paths
+from cheeseboard.pictures import picture
 from cheesefw.games import GAMES
 
 SVG = "{http://www.w3.org/2000/svg}"

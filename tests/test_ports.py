@@ -4,8 +4,8 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-from cheeseboard import ports
-from cheeseboard.ports import PortError
+from cheeseboard.board import ports
+from cheeseboard.board.ports import PortError
 
 
 def port(device, vid=None, pid=None, serial_number=None, description="n/a"):

@@ -9,7 +9,8 @@ import pytest
 import readme_pictures
 from PIL import Image
 
-from cheeseboard import paths, picture
+from cheeseboard import paths
+from cheeseboard.pictures import picture
 
 SVG = "{http://www.w3.org/2000/svg}"
 FIX = "stale: rerun `.venv/bin/python tests/readme_pictures.py` and commit docs/pictures/"

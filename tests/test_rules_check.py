@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cheeseboard.rules import check_file, check_table
+from cheeseboard.rules.check import check_file, check_table
 from cheesefw.games import GAMES, load
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import pytest
 import serial
 
 from cheeseboard import paths
-from cheeseboard.protocol import Client
+from cheeseboard.board.protocol import Client
 from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
 

@@ -7,7 +7,8 @@ import random
 import zlib
 from pathlib import Path
 
-from cheeseboard import protocol, sync
+from cheeseboard.board import protocol
+from cheeseboard.rules import sync
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ heap), get the same verdict, both ways, for every game in GAMES; the board never
 import pytest
 from table_mutations import board_verdicts, cases
 
-from cheeseboard.rules import check_bytes
+from cheeseboard.rules.check import check_bytes
 
 pytestmark = pytest.mark.board
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cheeseboard import cli, deploy, paths
-from cheeseboard import image as images
+from cheeseboard import cli, paths
+from cheeseboard.flash import deploy
+from cheeseboard.flash import image as images
 from cheeseboard.uf2 import build, manifest, source, uf2file
 from cheeseboard.uf2.source import UF2Error
 
@@ -347,7 +348,7 @@ class InfoLink:
 ])
 def test_info_says_which_firmware_runs_and_whether_it_is_frozen(monkeypatch, capsys, active,
                                                                  frozen, says):
-    from cheeseboard import flash_cli
+    from cheeseboard.flash import command as flash_cli
 
     facts = {"name": "micropython", "version": [1, 28, 0], "platform": "rp2", "mpy": 6 | 3 << 10,
              "machine": "Raspberry Pi Pico with RP2040", "state": {"active": active},

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cheeseboard import sync
 from cheeseboard.paths import load_profile
+from cheeseboard.rules import sync
 
 pytestmark = pytest.mark.board
 

@@ -4,7 +4,7 @@ board never restarted (on the virtual board, at the Pico's heap)."""
 import pytest
 import request_fuzz
 
-from cheeseboard.protocol import encode
+from cheeseboard.board.protocol import encode
 
 pytestmark = pytest.mark.board
 

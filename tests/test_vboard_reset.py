@@ -45,7 +45,8 @@ def test_a_ctrl_c_that_stops_boot_py_early_still_boots_the_firmware(make_vboard,
     # import it and count a fall). The boot.py here is stopped at that instant.
     import json
 
-    from cheeseboard import image, paths
+    from cheeseboard import paths
+    from cheeseboard.flash import image
 
     flash = tmp_path / "flash"
     image.write_to_folder(image.make(paths.load_profile("pico")), flash)

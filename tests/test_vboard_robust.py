@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cheeseboard.protocol import encode
+from cheeseboard.board.protocol import encode
 
 pytestmark = pytest.mark.board
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from engine_driver import VirtualTable, choose_options
 
-from cheeseboard import sync
-from cheeseboard.protocol import ProtocolError
+from cheeseboard.board.protocol import ProtocolError
+from cheeseboard.rules import sync
 
 pytestmark = pytest.mark.board
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from engine_driver import VirtualTable, choose_options
 
-from cheeseboard import sync
+from cheeseboard.board.protocol import ProtocolError
 from cheeseboard.paths import load_profile
-from cheeseboard.protocol import ProtocolError
+from cheeseboard.rules import sync
 from cheesefw.games import GAMES
 
 pytestmark = pytest.mark.board

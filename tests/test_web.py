@@ -9,7 +9,10 @@ import urllib.request
 
 import pytest
 
-from cheeseboard import image, paths, picture, web
+from cheeseboard import paths
+from cheeseboard.flash import image
+from cheeseboard.pictures import picture
+from cheeseboard.web import server as web
 from cheesefw.games import GAMES
 
 NODE = shutil.which("node")

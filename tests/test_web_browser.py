@@ -9,7 +9,8 @@ import re
 import pytest
 from webpage import CHROMIUM, MISSING, Site, WebBoard
 
-from cheeseboard import image, paths
+from cheeseboard import paths
+from cheeseboard.flash import image
 
 if MISSING:
     pytest.skip(MISSING, allow_module_level=True)

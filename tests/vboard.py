@@ -9,7 +9,7 @@ from pathlib import Path
 
 import serial
 
-from cheeseboard.protocol import Client
+from cheeseboard.board.protocol import Client
 from cheeseboard.sim.control import SimLink
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -37,7 +37,7 @@ class Site:
     """The web board's site served on localhost from this process."""
 
     def __init__(self, names=("pico",)):
-        from cheeseboard import web
+        from cheeseboard.web import server as web
 
         self.files = web.site(list(names))
         self.server = web.make_server(self.files)

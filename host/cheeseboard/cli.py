@@ -9,18 +9,22 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cheeseboard import __version__, flash_cli, paths, rules_cli, snapshot, web
-from cheeseboard.build import BuildError
-from cheeseboard.connect import BoardUnreachable, open_client
-from cheeseboard.deploy import FlashError
+from cheeseboard import __version__, paths
+from cheeseboard.board.connect import BoardUnreachable, open_client
+from cheeseboard.board.ports import PortError
+from cheeseboard.board.protocol import ProtocolError
+from cheeseboard.flash import command as flash_cli
+from cheeseboard.flash.build import BuildError
+from cheeseboard.flash.deploy import FlashError
+from cheeseboard.flash.link import LinkError
 from cheeseboard.lab.command import LabError
-from cheeseboard.link import LinkError
-from cheeseboard.ports import PortError
-from cheeseboard.protocol import ProtocolError
-from cheeseboard.rules import RulesError
-from cheeseboard.scenario import cli as scenario_cli
+from cheeseboard.rules import command as rules_cli
+from cheeseboard.rules.check import RulesError
+from cheeseboard.scenario import command as scenario_cli
 from cheeseboard.sim import flash as simflash
+from cheeseboard.sim import snapshot
 from cheeseboard.uf2.source import UF2Error
+from cheeseboard.web import server as web
 
 # The VM and the board's boot code do not start in less; no board this runs on has more.
 MIN_HEAP, MAX_HEAP = 64 * 1024, 16 * 1024 * 1024
@@ -289,7 +293,7 @@ TEST_OUTCOMES = {
 
 def do_profile(args):
     """Check the hardware profiles, or regenerate the docs made from them."""
-    from cheeseboard import hardware
+    from cheeseboard.profiles import hardware
 
     if args.action == "docs":
         for path in hardware.write_docs():

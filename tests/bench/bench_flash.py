@@ -30,8 +30,8 @@ from flashing import append, firmware_copy, flash  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import deploy, image  # noqa: E402
-from cheeseboard.link import Link  # noqa: E402
+from cheeseboard.flash import deploy, image  # noqa: E402
+from cheeseboard.flash.link import Link  # noqa: E402
 from cheeseboard.paths import load_profile  # noqa: E402
 
 BAUD = 115200

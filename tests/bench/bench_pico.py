@@ -40,7 +40,7 @@ from flashing import flash  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import image  # noqa: E402
+from cheeseboard.flash import image  # noqa: E402
 from cheeseboard.paths import load_profile  # noqa: E402
 
 PROFILE = "pico"

@@ -40,7 +40,7 @@ from table_mutations import board_verdicts, cases  # noqa: E402
 from test_flash_power_open import DEADLINE, WINDOW, cut_during_flash  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard.rules import check_bytes  # noqa: E402
+from cheeseboard.rules.check import check_bytes  # noqa: E402
 
 
 def resets(n, tmp):

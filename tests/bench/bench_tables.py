@@ -31,7 +31,9 @@ from mpvm import run_mp  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import build, image, paths, sync  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import build, image  # noqa: E402
+from cheeseboard.rules import sync  # noqa: E402
 
 BAUD = 115200
 

@@ -157,7 +157,7 @@ def _check_game(module, rules, options, what):
 
 def _table(path, game):
     """A rule table (checked as `cheeseboard rules check` does), its SHA-256, its name."""
-    from cheeseboard import rules as tables
+    from cheeseboard.rules import check as tables
 
     if path is None:
         path = paths.firmware_dir() / "rules" / (game + ".json")

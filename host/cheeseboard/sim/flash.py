@@ -8,7 +8,7 @@ from pathlib import Path
 
 import platformdirs
 
-from cheeseboard import image
+from cheeseboard.flash import image
 
 # The filesystem MicroPython makes on each platform's reference board (RPI_PICO: 1408 KB of
 # its 2 MB flash; ESP32_GENERIC: the 2 MB "vfs" partition of 4 MB; CircuitPython on a Pico:

@@ -58,7 +58,7 @@ def do_uf2(args):
 
 
 def _frozen_version():
-    from cheeseboard import image
+    from cheeseboard.flash import image
 
     return image.firmware_version(paths.firmware_dir())
 

@@ -1,7 +1,7 @@
 """A board's raw REPL, through mpremote's serial transport, with the flash agent loaded.
 
 mpremote opens the port, stops the running program and enters the raw REPL (as users
-know it to do); the agent (flash_agent.py, sent once) then does the board's half of
+know it to do); the agent (agent.py, sent once) then does the board's half of
 flashing, called by name, and answers one JSON line per call. File data goes around
 mpremote's repr-based writes: compressed, streamed to the agent in blocks, each block
 acknowledged, which keeps a UART board's small input buffer from overflowing.
@@ -14,7 +14,7 @@ import time
 import zlib
 from pathlib import Path
 
-from cheeseboard import ports
+from cheeseboard.board import ports
 
 
 def _compact(source):
@@ -31,7 +31,7 @@ def _compact(source):
     )
 
 
-AGENT = _compact((Path(__file__).parent / "flash_agent.py").read_text())
+AGENT = _compact((Path(__file__).parent / "agent.py").read_text())
 # Bytes per acknowledged block: a whole block fits the smallest console input buffer
 # (an ESP32's UART: 260 bytes), so none is lost while the board writes to its flash.
 WIRE_BLOCK = 256
@@ -339,7 +339,7 @@ def _py_call(name, args):
 
 def escape(data):
     """Bytes safe on a MicroPython console: no Ctrl-C (0x03), which would interrupt the
-    board's program. 0x1b escapes: 0x03 -> 0x1b "c", 0x1b -> 0x1b "e" (flash_agent.receive
+    board's program. 0x1b escapes: 0x03 -> 0x1b "c", 0x1b -> 0x1b "e" (agent.receive
     undoes it). Compressed data grows by under 1%."""
     return data.replace(b"\x1b", b"\x1be").replace(b"\x03", b"\x1bc")
 

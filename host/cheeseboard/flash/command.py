@@ -3,9 +3,10 @@
 import sys
 import time
 
-from cheeseboard import deploy, ports
-from cheeseboard.image import FROZEN
-from cheeseboard.link import Link
+from cheeseboard.board import ports
+from cheeseboard.flash import deploy
+from cheeseboard.flash.image import FROZEN
+from cheeseboard.flash.link import Link
 
 
 def add_parsers(sub):

@@ -6,7 +6,7 @@ down link that is not the way back of an up link gets a dashed red arrow of its 
 spaces, the table and lateral spaces are told apart by colour; a space with an extra cheese (the
 designer's variant) shows its points.
 
-    python -m cheeseboard.graphsvg [rules.json [out.svg]]
+    python -m cheeseboard.pictures.graphsvg [rules.json [out.svg]]
 """
 
 import json
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULES = ROOT / "firmware" / "rules" / "gouda.json"
 OUT = ROOT / "docs" / "gouda-board.svg"
 

@@ -5,7 +5,7 @@ by cell as the rule table writes it: a mouse in its colour, a hole as an open ri
 body plain (cat cards blue), with its id (the number the log and the hints use). Below, the
 play area with the start card where the game lays it.
 
-    python -m cheeseboard.decksvg [rules.json [out.svg]]
+    python -m cheeseboard.pictures.decksvg [rules.json [out.svg]]
 """
 
 import json
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULES = ROOT / "firmware" / "rules" / "gatenkaas.json"
 OUT = ROOT / "docs" / "gatenkaas-deck.svg"
 
@@ -91,7 +91,7 @@ def render_svg(rules):
                   start["face"], letters, colours)
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
             'font-family="sans-serif">\n<!-- generated from firmware/rules/gatenkaas.json by '
-            '`python -m cheeseboard.decksvg` -->\n<rect width="100%%" height="100%%" '
+            '`python -m cheeseboard.pictures.decksvg` -->\n<rect width="100%%" height="100%%" '
             'fill="white"/>\n%s</svg>\n' % (width, height, "".join(body)))
 
 

@@ -8,7 +8,8 @@ the power limiter); the game whose overlay is drawn is the one the board says it
 import json
 from pathlib import Path
 
-from cheeseboard import paths, picture
+from cheeseboard import paths
+from cheeseboard.pictures import picture
 
 KINDS = (".svg", ".png")
 
@@ -83,7 +84,7 @@ def game_on_board(pty, timeout):
     """The game the board plays, or the one its menu offers now."""
     import serial
 
-    from cheeseboard.protocol import Client, ProtocolError
+    from cheeseboard.board.protocol import Client, ProtocolError
 
     try:
         with serial.Serial(pty, 115200, timeout=0.1) as port:

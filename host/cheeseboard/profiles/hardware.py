@@ -11,7 +11,8 @@ from the profiles only, so they cannot drift; a test regenerates them and compar
 
 import json
 
-from cheeseboard import hardware_docs, paths
+from cheeseboard import paths
+from cheeseboard.profiles import docs as hardware_docs
 
 ORDERS_MP = ("GRB", "RGB", "BRG", "RBG")
 ORDERS_CP = ORDERS_MP + ("BGR", "GBR")

@@ -14,8 +14,8 @@ import zlib
 from pathlib import Path
 
 from cheeseboard import paths
-from cheeseboard.protocol import ProtocolError
-from cheeseboard.rules import check_file, game_of
+from cheeseboard.board.protocol import ProtocolError
+from cheeseboard.rules.check import check_file, game_of
 
 CHUNK = 300  # base64 bytes per put, for a table that is not plain ASCII
 TEXT_LINE = 900  # characters of JSON-escaped text per put: the line stays under 1 KB

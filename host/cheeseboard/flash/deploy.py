@@ -14,9 +14,9 @@
 import time
 from dataclasses import dataclass, field
 
-from cheeseboard import image as images
 from cheeseboard import paths
-from cheeseboard.link import LinkError
+from cheeseboard.flash import image as images
+from cheeseboard.flash.link import LinkError
 
 # MicroPython's architecture numbers (py/persistentcode.h), as sys.implementation._mpy has them
 ARCHS = (
@@ -244,7 +244,7 @@ BOARD_FILES = ("journal.txt", "journal.txt.tmp", "game_rules.json", "checked.jso
 def answers_its_program(link):
     """Whether the board's firmware answers `hello` now (a short wait: a running one does
     within a few of its ticks); False for one at the REPL, falling, or still booting."""
-    from cheeseboard.protocol import Client, ProtocolError
+    from cheeseboard.board.protocol import Client, ProtocolError
 
     try:
         return "firmware" in Client(link.wire, timeout=0.5).request("hello")
@@ -309,7 +309,7 @@ def interrupted(link, error, plan=None, image=None):
 
 
 def board_facts(link):
-    """Who the board is and what it runs (flash_agent.facts): the first thing a flash asks."""
+    """Who the board is and what it runs (agent.facts): the first thing a flash asks."""
     return link.call("facts", list(images.LOADER))
 
 
@@ -433,7 +433,7 @@ def watch(link, timeout=UP_TIMEOUT):
     back): (slot.json then, whether the firmware answered, the error it stopped with if it
     stopped at the REPL); slot.json is None when it could not be read. After a USB board's
     hard reset, its port is waited for."""
-    from cheeseboard.protocol import Client, ProtocolError
+    from cheeseboard.board.protocol import Client, ProtocolError
 
     client = Client(link.wire, timeout=0.5)
     deadline = time.monotonic() + timeout

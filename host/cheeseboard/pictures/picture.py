@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from cheeseboard import paths
-from cheeseboard.hardware_docs import positions
+from cheeseboard.profiles.docs import positions
 
 CELL = 64  # px per pixel cell
 MARGIN = 12

@@ -3,7 +3,8 @@
 import sys
 from pathlib import Path
 
-from cheeseboard import rules, sync
+from cheeseboard.rules import check as rules
+from cheeseboard.rules import sync
 
 PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
              "board plugged in, found by its USB ids)")

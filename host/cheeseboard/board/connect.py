@@ -15,8 +15,8 @@ import contextlib
 import sys
 import time
 
-from cheeseboard import ports
-from cheeseboard.protocol import Client, ProtocolError
+from cheeseboard.board import ports
+from cheeseboard.board.protocol import Client, ProtocolError
 
 PROBE_S = 1.5  # a running firmware answers `hello` within a few ticks; this is generous
 PROMPT_S = 1.5  # a board without a program is back at its prompt well within this

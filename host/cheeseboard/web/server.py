@@ -11,7 +11,7 @@ This module makes the site, as a set of files, and serves it on localhost
     vm.html, vm.mjs, board.css                   (vm.html: one power-on's VM, in a frame)
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
-    pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.picture)
+    pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.pictures.picture)
     profiles.json                                the boards the page can be
 """
 
@@ -23,10 +23,12 @@ import webbrowser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from cheeseboard import image, paths, picture
+from cheeseboard import paths
+from cheeseboard.flash import image
+from cheeseboard.pictures import picture
 
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
-PAGE_DIR = Path(__file__).resolve().parent / "web"
+PAGE_DIR = Path(__file__).resolve().parent
 PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.mjs",
               "board.css")
 VM_FILES = ("micropython.mjs", "micropython.wasm")

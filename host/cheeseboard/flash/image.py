@@ -20,7 +20,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cheeseboard import build, paths
+from cheeseboard import paths
+from cheeseboard.flash import build
 
 LOADER = ("boot.py", "main.py", "recover.py")
 SLOTS = ("slot_a", "slot_b")
@@ -119,7 +120,7 @@ def layout(image, slot=SLOTS[0]):
 def _schemas():
     """The games' JSON Schemas, for the board to check a table as strictly as the host
     (cheesefw/schema.py): schemas/<game>.json, without what only people read."""
-    from cheeseboard import rules
+    from cheeseboard.rules import check as rules
 
     out = {}
     for game in sorted(rules.games()):  # the games' only (the scenario files' is the host's)

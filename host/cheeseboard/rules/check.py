@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cheeseboard import paths
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
 
 class RulesError(Exception):
