@@ -201,6 +201,7 @@ def test_holding_prev_on_the_board_takes_back_and_a_power_cut_resumes_there():
 
 def test_the_log_command_shows_where_moves_were_taken_back(monkeypatch, capsys):
     from cheeseboard import cli
+    from cheeseboard.board import command
 
     class Client:
         def __enter__(self):
@@ -212,7 +213,7 @@ def test_the_log_command_shows_where_moves_were_taken_back(monkeypatch, capsys):
         def request(self, cmd, **kw):
             return {"from": 0, "total": 3, "moves": [1, 2, 3], "takebacks": [[1, 2], [3, 1]]}
 
-    monkeypatch.setattr(cli, "open_client", lambda port: Client())
+    monkeypatch.setattr(command, "open_client", lambda port: Client())
     assert cli.main(["log"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "0: 1", "   taken back: 2 moves after move 0", "1: 2", "2: 3",

@@ -18,6 +18,9 @@ import time
 from cheeseboard.board import ports
 from cheeseboard.board.protocol import Client, ProtocolError
 
+# --port, for every command that asks a running board: the port open_client opens.
+PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
+             "board plugged in, found by its USB ids)")
 PROBE_S = 1.5  # a running firmware answers `hello` within a few ticks; this is generous
 PROMPT_S = 1.5  # a board without a program is back at its prompt well within this
 BOOT_S = 10.0  # from a soft reset to the firmware's first answer (a Pico takes about 2 s)

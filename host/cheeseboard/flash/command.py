@@ -9,7 +9,7 @@ from cheeseboard.flash.image import FROZEN
 from cheeseboard.flash.link import Link
 
 
-def add_parsers(sub):
+def add_parser(sub):
     p = sub.add_parser(
         "flash",
         help="install the firmware on a board (only what changed)",
@@ -22,12 +22,17 @@ def add_parsers(sub):
     p.add_argument("--dry-run", action="store_true", help="list what would change, change nothing")
     p.add_argument("--force", action="store_true", help="send every file, changed or not")
     p.add_argument("--firmware", metavar="DIR", help="a firmware tree other than firmware/")
+    p.set_defaults(run=do_flash, interrupted=(
+        "the board keeps a whole firmware: its old one, or the new one if the switch was made; "
+        "its program runs again (`cheeseboard info` says which, `cheeseboard flash` finishes "
+        "the job)"))
     p = sub.add_parser(
         "info", help="a board's firmware version, slot, profile, free flash and heap",
         description="Say what a board (the one plugged in, or --port) runs: its MicroPython, "
                     "its firmware's version and build, the active slot (and whether it is on "
                     "trial), its profile, its free flash and heap. The board's game goes on.")
     _port_args(p)
+    p.set_defaults(run=do_info, interrupted="nothing changed on the board; its program runs again")
 
 
 def _port_args(p):

@@ -53,6 +53,8 @@ def add_parser(sub):
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask cluster (e.g. tcp://host:8786) instead of local "
                         "processes (needs the lab-dask extra)")
+    p.set_defaults(run=do_lab, interrupted="nothing was written to its folder (a report is "
+                                           "written only once every game is played)")
     return p
 
 

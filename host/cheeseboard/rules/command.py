@@ -3,18 +3,15 @@
 import sys
 from pathlib import Path
 
+from cheeseboard.board.connect import PORT_HELP, open_client
 from cheeseboard.rules import check as rules
 from cheeseboard.rules import sync
-
-PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
-             "board plugged in, found by its USB ids)")
-
 
 GAME_HELP = ("the game the files are for, where neither the table's `game` field nor its file "
              "name (kitchen-8cheese.json) says")
 
 
-def add_rules_parser(sub):
+def add_parser(sub):
     p = sub.add_parser("rules", help="check rule tables, or compare them with a board's",
                        description="Check rule tables (JSON Schema and the firmware's own "
                                    "checks), diff them against a board's, or pull a board's.")
@@ -39,18 +36,20 @@ def add_rules_parser(sub):
     reset.add_argument("--port", required=True, help=PORT_HELP)
     reset.add_argument("game", nargs="?", metavar="GAME", choices=rules.games(),
                        help="the game (%s); default: all" % ", ".join(rules.games()))
-
-
-def add_sync_parser(sub):
+    p.set_defaults(run=do_rules, interrupted="nothing changed on the board (a pulled table is "
+                                             "written only when whole)")
     p = sub.add_parser("sync", help="send the rule tables that differ to a board",
                        description="Send each rule table whose contents differ from the "
                                    "board's; nothing is sent when nothing differs.")
     p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--game", help=GAME_HELP)
     p.add_argument("files", nargs="*", metavar="FILE", help="default: firmware/rules/*.json")
+    p.set_defaults(run=do_sync, interrupted=(
+        "a table is applied only once it is whole and checked: the board keeps each table as it "
+        "was or as sent (`cheeseboard rules diff` shows which); its program runs on"))
 
 
-def do_rules(args, open_client):
+def do_rules(args):
     if args.action == "check":
         bad = 0
         for f in args.files:
@@ -98,7 +97,7 @@ def do_rules(args, open_client):
     return 0
 
 
-def do_sync(args, open_client):
+def do_sync(args):
     with open_client(args.port) as client:
         for name, what in sync.sync(client, args.files or sync.default_files(), args.game):
             print("%s: %s" % (name, what))

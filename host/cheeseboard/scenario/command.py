@@ -26,6 +26,7 @@ def add_parser(sub):
     run.add_argument("--jobs", type=_jobs, metavar="N",
                      help="boards at once (default: the machine's cores, %d)" % (os.cpu_count()
                                                                                or 1))
+    p.set_defaults(run=do_scenario)
 
 
 def _jobs(text):

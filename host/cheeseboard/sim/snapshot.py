@@ -33,6 +33,7 @@ def add_parser(sub):
                                    "or shows in its menu)")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="how long to wait for the board (default: 5 s)")
+    p.set_defaults(run=do_snapshot)
 
 
 def do_snapshot(args):
