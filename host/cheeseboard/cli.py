@@ -5,28 +5,16 @@ import argparse
 import os
 import sys
 
-from cheeseboard import __version__, paths
+from cheeseboard import CheeseboardError, __version__
 from cheeseboard.board import command as board_command
-from cheeseboard.board.connect import BoardUnreachable
-from cheeseboard.board.ports import PortError
-from cheeseboard.board.protocol import ProtocolError
 from cheeseboard.flash import command as flash_command
-from cheeseboard.flash.build import BuildError
-from cheeseboard.flash.deploy import FlashError
-from cheeseboard.flash.link import LinkError
 from cheeseboard.lab import command as lab_command
-from cheeseboard.lab.command import LabError
 from cheeseboard.profiles import command as profiles_command
 from cheeseboard.rules import command as rules_command
-from cheeseboard.rules.check import RulesError
 from cheeseboard.scenario import command as scenario_command
 from cheeseboard.sim import command as sim_command
-from cheeseboard.sim import flash as simflash
-from cheeseboard.sim import snapshot
 from cheeseboard.uf2 import command as uf2_command
-from cheeseboard.uf2.source import UF2Error
 from cheeseboard.web import command as web_command
-from cheeseboard.web.server import WebError
 
 # The rooms, in the order their subcommands are listed in --help.
 ROOMS = (sim_command, board_command, profiles_command, rules_command, web_command,
@@ -78,11 +66,7 @@ def _main(argv):
         print("cheeseboard: interrupted; %s" % getattr(args, "interrupted", NOTHING_CHANGED),
               file=sys.stderr)
         return 130
-    except (sim_command.CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse,
-            FileNotFoundError,
-            NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
-            PortError, BoardUnreachable, RulesError, snapshot.SnapshotError,
-            WebError, LabError, UF2Error) as e:
+    except (CheeseboardError, FileNotFoundError, NotADirectoryError, FileExistsError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 

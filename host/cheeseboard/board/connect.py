@@ -15,6 +15,7 @@ import contextlib
 import sys
 import time
 
+from cheeseboard import CheeseboardError
 from cheeseboard.board import ports
 from cheeseboard.board.protocol import Client, ProtocolError
 
@@ -26,7 +27,7 @@ PROMPT_S = 1.5  # a board without a program is back at its prompt well within th
 BOOT_S = 10.0  # from a soft reset to the firmware's first answer (a Pico takes about 2 s)
 
 
-class BoardUnreachable(Exception):
+class BoardUnreachable(CheeseboardError):
     """The board cannot be talked to; the message says why and what to do."""
 
 

@@ -8,6 +8,8 @@ several, or raises `PortError` saying what to do.
 import serial.tools.list_ports
 from serial.tools.list_ports_common import numsplit
 
+from cheeseboard import CheeseboardError
+
 # (vid, pid or None for any, name, kind). kind is "micropython" (runs MicroPython),
 # "bridge" (a USB-serial chip: probably an ESP32 board), "circuitpython" or "bootloader"
 # (a drive, not a serial port). The first match wins, so a specific pid goes before a None.
@@ -74,7 +76,7 @@ _CIRCUITPYTHON_STEPS = (
 )
 
 
-class PortError(Exception):
+class PortError(CheeseboardError):
     """No board, several boards and no way to ask, or a bad choice; the message says what to do."""
 
 

@@ -9,8 +9,10 @@ import binascii
 import json
 import time
 
+from cheeseboard import CheeseboardError
 
-class ProtocolError(Exception):
+
+class ProtocolError(CheeseboardError):
     """The board refused a request, or did not answer it properly."""
 
 

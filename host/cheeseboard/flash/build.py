@@ -18,12 +18,13 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from cheeseboard import CheeseboardError
 from cheeseboard.paths import command
 
 SOURCE_ONLY = ("main.py", "boot.py", "recover.py")  # the loader: compiled on the board
 
 
-class BuildError(Exception):
+class BuildError(CheeseboardError):
     """A firmware module did not compile."""
 
 

@@ -14,7 +14,7 @@
 import time
 from dataclasses import dataclass, field
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.flash import image as images
 from cheeseboard.flash.link import LinkError
 
@@ -44,7 +44,7 @@ SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this 
 DEFAULT_PROFILE = {"rp2": "pico", "esp32": "esp32", SIMULATOR: "pico"}  # by sys.platform
 
 
-class FlashError(Exception):
+class FlashError(CheeseboardError):
     """The board cannot take this firmware, or the flash failed (the board keeps its old one)."""
 
 

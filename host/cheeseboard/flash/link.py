@@ -14,6 +14,7 @@ import time
 import zlib
 from pathlib import Path
 
+from cheeseboard import CheeseboardError
 from cheeseboard.board import ports
 
 
@@ -39,7 +40,7 @@ WBITS = 10  # deflate window: 1 KB of the board's heap while a file is unpacked
 ACK_TIMEOUT = 10.0
 
 
-class LinkError(Exception):
+class LinkError(CheeseboardError):
     """The board cannot be reached, is not running MicroPython, or failed a step."""
 
 

@@ -11,12 +11,12 @@ import os
 import sys
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.lab import report as reports
 from cheeseboard.lab import runner, sweep
 
 
-class LabError(Exception):
+class LabError(CheeseboardError):
     """What the user asked cannot be done: main prints it on one line."""
 
 

@@ -10,12 +10,12 @@ import difflib
 import json
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
 
-class RulesError(Exception):
+class RulesError(CheeseboardError):
     """A rule-table command cannot do what was asked; the message says what to do."""
 
 

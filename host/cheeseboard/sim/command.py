@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.sim import flash as simflash
 from cheeseboard.sim import snapshot
 
@@ -18,8 +18,8 @@ MIN_HEAP, MAX_HEAP = 64 * 1024, 16 * 1024 * 1024
 MIN_BAUD, MAX_BAUD = 300, 4_000_000
 
 
-class CommandError(Exception):
-    """A command cannot do what was asked; main prints it and exits non-zero."""
+class SimError(CheeseboardError):
+    """The virtual board cannot be started as asked, or the tests cannot be run."""
 
 
 def add_parser(sub):
@@ -121,11 +121,11 @@ def _sim_pico(args, profile):
     from cheeseboard.sim.control import ControlServer
 
     if profile["platform"] != "rp2":
-        raise CommandError("--target pico: the profile %r is for %s, not a Pico (try --profile "
+        raise SimError("--target pico: the profile %r is for %s, not a Pico (try --profile "
                            "pico)" % (profile["name"], profile["platform"]))
     for option in ("heap", "baud", "seed", "blank", "source"):
         if getattr(args, option):
-            raise CommandError("--target pico: --%s is for the unix-port board (a Pico has its "
+            raise SimError("--target pico: --%s is for the unix-port board (a Pico has its "
                                "own heap, USB and entropy)" % option)
     flash_path = Path(args.flash) if args.flash else \
         simflash.default_folder(profile).with_name(profile["name"] + "-pico-flash.bin")
@@ -138,7 +138,7 @@ def _sim_pico(args, profile):
             board = PicoBoard(flash_path, profile, uf2=args.uf2, realtime=not args.headless,
                               name="%s (emulated Pico)" % profile["title"])
         except (PicoError, FlashImageError) as e:
-            raise CommandError(str(e)) from None
+            raise SimError(str(e)) from None
         control_path = args.control or str(flash_path) + ".sock"
         control = ControlServer(board, control_path)
         print(board.pty_path, flush=True)
@@ -222,7 +222,7 @@ def do_test(args):
     try:
         import pytest  # noqa: F401 -- only to know it is there
     except ImportError:
-        raise CommandError("pytest is not installed here: `make test` installs the developer "
+        raise SimError("pytest is not installed here: `make test` installs the developer "
                            "tools (or pip install -e '.[dev]')") from None
     pytest_args = list(args.pytest_args)
     every = "--all" in pytest_args

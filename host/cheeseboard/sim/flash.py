@@ -8,6 +8,7 @@ from pathlib import Path
 
 import platformdirs
 
+from cheeseboard import CheeseboardError
 from cheeseboard.flash import image
 
 # The filesystem MicroPython makes on each platform's reference board (RPI_PICO: 1408 KB of
@@ -45,7 +46,7 @@ def refresh_firmware(flash_dir, profile, source=False):
     return True
 
 
-class FlashInUse(Exception):
+class FlashInUse(CheeseboardError):
     """Another virtual board runs from this flash folder."""
 
 

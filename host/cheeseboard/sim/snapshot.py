@@ -8,13 +8,13 @@ the power limiter); the game whose overlay is drawn is the one the board says it
 import json
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.pictures import picture
 
 KINDS = (".svg", ".png")
 
 
-class SnapshotError(Exception):
+class SnapshotError(CheeseboardError):
     """No picture can be made: no board there, no frame yet, or no game to draw."""
 
 

@@ -21,7 +21,7 @@ import mimetypes
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.flash import image
 from cheeseboard.pictures import picture
 
@@ -32,7 +32,7 @@ PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 
-class WebError(Exception):
+class WebError(CheeseboardError):
     """The site cannot be made (the npm package is missing, say)."""
 
 
