@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from flashing import flash  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from mpvm import run_mp  # noqa: E402

@@ -132,8 +132,8 @@ def readme(profiles):
         "boards' heaps divided by 0.64 (each profile's notes give the source: an ESP32 on "
         "MicroPython 1.22 or later has 111 936 B, CircuitPython 9 on a Pico W 126 112 B); the "
         "Pico profiles keep the Pico's own 200 000 B, a stricter test by choice. "
-        "`tests/test_vboard_profile_heap.py` syncs tables, starts and abandons every game a "
-        "profile offers and restarts it, at the profile's heap.\n")
+        "`tests/hardware/test_vboard_profile_heap.py` syncs tables, starts and abandons every "
+        "game a profile offers and restarts it, at the profile's heap.\n")
     return "".join(out)
 
 
