@@ -1,4 +1,4 @@
-"""Reliability under attack, counted (the README's figures): each case bounded.
+"""Reliability under attack, counted (docs/benchmarks.md's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
                        [--tables N] [--requests N] [--files 0] [--jobs N]; a count of 0 leaves a

@@ -48,7 +48,7 @@ def test_the_rule_table_states_the_published_facts():
     assert sum(RULES["deck"].values()) == 38 and RULES["deck"]["cheese"] == 10
     assert RULES["dice"] == {"grey": [1, 1, 2, 2, 3, 4], "blue": [1, 1, 2, 2, 2, 3]}
     assert RULES["win"]["cheese"] == 10 and RULES["win"]["all_out"] and RULES["win"]["one_home"]
-    # Parsed on a board with little heap (its figures: the README's heap table, this table in):
+    # Parsed on a board with little heap (docs/benchmarks.md's heap table; this table in):
     # the colour-vision palette's `cb:` colours took it past the 1 200 B it was held to before.
     assert len(RULES_PATH.read_bytes()) < 1600
 
