@@ -3,6 +3,8 @@
 import ast
 from pathlib import Path
 
+import pytest
+
 from cheeseboard import CheeseboardError, cli, paths
 from cheeseboard.board import command as board_command
 from cheeseboard.board.connect import BoardUnreachable
@@ -52,3 +54,16 @@ def test_a_room_s_refusal_is_one_line(tmp_path, capsys):
     assert cli.main(["snapshot", str(tmp_path / "board.gif")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cheeseboard: ") and ".svg or .png" in err
+
+
+def test_without_the_firmware_the_help_shows_and_a_command_needing_it_says_so(
+        tmp_path, monkeypatch, capsys):
+    """As `pip install .` leaves it: the package without a checkout's firmware/ beside it."""
+    monkeypatch.setattr(paths, "FIRMWARE", tmp_path / "firmware")
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--help"])
+    assert done.value.code == 0 and "rules" in capsys.readouterr().out
+    table = paths.ROOT / "firmware" / "rules" / "kitchen.json"
+    assert cli.main(["rules", "check", str(table)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "firmware not found" in err and "checkout" in err

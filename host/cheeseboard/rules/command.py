@@ -34,8 +34,9 @@ def add_parser(sub):
                                         "progress keeps its table; the default applies from "
                                         "the next game.")
     reset.add_argument("--port", required=True, help=PORT_HELP)
-    reset.add_argument("game", nargs="?", metavar="GAME", choices=rules.games(),
-                       help="the game (%s); default: all" % ", ".join(rules.games()))
+    games = _games()
+    reset.add_argument("game", nargs="?", metavar="GAME", choices=games,
+                       help="the game (%s); default: all" % ", ".join(games or ["any"]))
     p.set_defaults(run=do_rules, interrupted="nothing changed on the board (a pulled table is "
                                              "written only when whole)")
     p = sub.add_parser("sync", help="send the rule tables that differ to a board",
@@ -47,6 +48,15 @@ def add_parser(sub):
     p.set_defaults(run=do_sync, interrupted=(
         "a table is applied only once it is whole and checked: the board keeps each table as it "
         "was or as sent (`cheeseboard rules diff` shows which); its program runs on"))
+
+
+def _games():
+    """The firmware's games, or None where the tool is installed without a checkout: its help
+    still shows, and a command that needs the firmware says so in one line when it runs."""
+    try:
+        return rules.games()
+    except FileNotFoundError:
+        return None
 
 
 def do_rules(args):
