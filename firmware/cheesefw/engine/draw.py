@@ -6,8 +6,8 @@ What a player sees at a glance:
 - marks (cheese, face-down tiles, holes) where no piece stands;
 - the choice on offer: its spaces blink white, or in the colour the hint names for a space
   (`paint`: whose mouse is offered), or, when its hint has a "ghost" (a card about to be
-  laid), the ghost's colours over what lies beneath, 750 ms of each second; a piece the view names in "blink"
-  blinks too;
+  laid), the ghost's colours over what lies beneath, 750 ms of each second; a piece the
+  view names in "blink" blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
 - the die pixels: the dice, each in its colour; or a power's sign (its pattern, in its colour);
   or, for the space the hint `count`s, one pixel per piece in its owner's colour;
