@@ -215,7 +215,7 @@ def say(described):
     if wait == "decide" and s.get("private"):
         return [head + "%s, a hidden hand: p holds roll down to see it," % who,
                 "  the card on offer pale where it would lie, the die's pips say which card;",
-                "  \u2190/\u2192 walk the cards and places, Enter lays it, p again lets go"]
+                "  then \u2190/\u2192 walk the cards and places, Enter lays it (before p: refused)"]
     if wait in ("decide", "react") and "offer" in s:
         # A move the game numbers (a Gatenkaas placement) is said in the game's words
         offer = s.get("text") if isinstance(s["offer"], int) and s.get("text") else s["offer"]
