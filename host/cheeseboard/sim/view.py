@@ -109,7 +109,7 @@ def visible_width(line):
 
 
 def _lines(frame, profile, status, game, playing, words, layout, cols):
-    from cheeseboard import picture
+    from cheeseboard.pictures import picture
 
     game = game or sorted(profile["maps"])[0]
     table = picture.read_table(game)
