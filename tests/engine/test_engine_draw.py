@@ -129,3 +129,31 @@ def test_lights_set_a_space_pixel_by_pixel_the_rest_dark():
     v = view(pieces=[["table", 0]], lights=[["table", ["red", None]]])
     frame = paint(v, 0)
     assert [px(frame, p) for p in MAP["table"]] == [PALETTE["red"]] + [(0, 0, 0)] * 3
+
+
+def _counted(pieces, players):
+    """Every page the die column shows for the space `jug` over a whole cycle: the colours lit."""
+    offer = {"spaces": ["jug"], "text": "roll", "count": "jug"}
+    pages = []
+    for k in range(len(pieces) + 1):  # never more pages than pieces: one more shows the wrap
+        frame = paint(view(pieces=pieces), k * CYCLE_MS, players=players, offer=offer)
+        pages.append([px(frame, p) for p in PROFILE["die"] if px(frame, p) != (0, 0, 0)])
+    return pages
+
+
+def test_a_crowded_start_space_counts_every_mouse_in_turn():
+    # Gouda: six mice a player start on the first three spaces, so ten on one is an opening
+    # (docs/led-language.md): six red and four blue show as five red, one red, four blue.
+    pieces = [["jug", 0]] * 6 + [["jug", 1]] * 4
+    pages = _counted(pieces, players=2)
+    red, blue = PALETTE["0"], PALETTE["1"]
+    assert pages[:3] == [[red] * 5, [red], [blue] * 4]
+    assert pages[3] == pages[0]  # and round again
+    # each mouse is counted once a cycle: no owner is left out, none counted twice
+    assert sum(len(p) for p in pages[:3]) == len(pieces)
+
+
+def test_two_full_hands_on_one_space_take_turns_five_and_five():
+    pieces = [["jug", 0]] * 5 + [["jug", 2]] * 5
+    pages = _counted(pieces, players=3)
+    assert pages[:2] == [[PALETTE["0"]] * 5, [PALETTE["2"]] * 5]

@@ -70,15 +70,17 @@ def test_the_ghost_shows_the_card_on_offer_over_the_table():
                                     ["g7", "ghost"], ["h7", "ghost"], ["i7", "ghost-hole"]])
     painter = Painter(PICO16, "gatenkaas", rules["palette"])
     frame = bytearray(3 * 256)
-    painter.paint(frame, s.view(), 0, 2, hint)  # blink on
 
     def rgb(space):
         i = 3 * PICO16["maps"]["gatenkaas"][space][0]
         return list(frame[i:i + 3])
 
     pal = rules["palette"]
-    assert rgb("i6") == pal["2"] and rgb("h6") == pal["ghost"] and rgb("g6") == pal["ghost-hole"]
-    painter.paint(frame, s.view(), 250, 2, hint)  # blink off: the table beneath
+    # The card stays up 750 ms of each second, long enough to read as a card, not a flicker
+    for now in (0, 250, 500, 1000):
+        painter.paint(frame, s.view(), now, 2, hint)
+        assert (rgb("i6"), rgb("h6"), rgb("g6")) == (pal["2"], pal["ghost"], pal["ghost-hole"])
+    painter.paint(frame, s.view(), 750, 2, hint)  # the last quarter: the table beneath
     assert rgb("g6") == pal["0"] and rgb("i6") == pal["1"]
 
 

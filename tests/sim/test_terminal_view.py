@@ -166,4 +166,13 @@ def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
         t.wait_for(r"menu: (?!%s = )|hidden hand" % step)
     said = t.wait_for(r"a hidden hand: p holds roll down to see it")
     t.assert_fits(said)
-    assert "pale where it would lie" in said and "Enter lays it" in said
+    assert "pale where it would lie" in said and "Enter lays it (before p: refused)" in said
+    # Holding roll shows the hand: the card on offer in words, and where to look
+    t.keys("p")
+    seen = t.wait_for(r"p lets go")
+    t.assert_fits(seen)
+    assert re.search(r"player \d's hand: (card|cat) \d+: blocks \d+, feeds \d+ \(\d+ in all\)\r",
+                     seen)
+    assert "the card shows pale where it would lie" in seen
+    t.keys("p")  # let go: the hand is hidden again, in the words too
+    assert "p holds roll down to see it" in t.wait_for(r"p holds roll down")
