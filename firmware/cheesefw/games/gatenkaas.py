@@ -12,6 +12,7 @@ be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the l
 
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for the tests too)
+    DISCARD,
     HAND,
     MOUSE,
     OUT,
@@ -20,6 +21,8 @@ from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for 
     TABLE,
     Deck,
     check_rules,
+    placement,
+    unpack,
 )
 from cheesefw.games.gatenkaas_layout import Layout
 from cheesefw.games.gatenkaas_placing import placements
@@ -29,8 +32,6 @@ OPTIONS = (
     ("players", (3, 4, 2)),
     ("hands", ("hidden", "open")),  # "open": every hand may be seen (for children)
 )
-
-DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
 
 # The phases, in the order they come.
 DEAL = "deal"  # chance: "Each player draws 5 cards" (one card a node, round the table)
@@ -54,16 +55,6 @@ def check_table(rules):
         raise ValueError("gatenkaas rules: malformed table (%s: %s)"
                          % (type(e).__name__, e)) from None
     return deck
-
-
-def placement(card, col, row, turn, cols):
-    """The action that lays `card` with its corner on (col, row), turned `turn` quarters."""
-    return (card * 4 + turn) * 256 + row * cols + col
-
-
-def unpack(a):
-    """(card, turn, corner cell) of a placement action."""
-    return a >> 10, (a >> 8) & 3, a & 255
 
 
 def bot_move(state, rng, level="strong"):

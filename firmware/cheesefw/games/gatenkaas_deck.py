@@ -28,6 +28,20 @@ OUT = 2  # discarded, face up
 REMOVED = 3  # "With 3 players, remove 1 cat card from the game"
 HAND = 4  # + seat
 
+# The actions (gatenkaas.py): a placement is `(card * 4 + turn) * 256 + cell`, sorted by card,
+# then turn, then the corner cell in reading order; DISCARD + card sets a card aside.
+DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
+
+
+def placement(card, col, row, turn, cols):
+    """The action that lays `card` with its corner on (col, row), turned `turn` quarters."""
+    return (card * 4 + turn) * 256 + row * cols + col
+
+
+def unpack(a):
+    """(card, turn, corner cell) of a placement action."""
+    return a >> 10, (a >> 8) & 3, a & 255
+
 
 class Deck:
     """The static game: play area, card faces, kinds, the cells each placement covers."""

@@ -16,7 +16,22 @@ KEEP (no swap), NEXT (the next round), and an animal's index at the deal; one by
 """
 
 from cheesefw.games import CHANCE, TERMINAL, History, as_action
-from cheesefw.games.kalle_table import Grid, check_rules, choose_options
+from cheesefw.games.kalle_table import (
+    DEAL,
+    GUESS,
+    HIDE,
+    KEEP,
+    LAST,
+    NEXT,
+    OVER,
+    PLACE,
+    SEARCH,
+    SHOW,
+    SWAP,
+    Grid,
+    check_rules,
+    choose_options,
+)
 
 NAME = "kalle"
 OPTIONS = (
@@ -24,19 +39,6 @@ OPTIONS = (
 )  # which seats the board plays (bot_move) is the menu's seat step, for every game
 
 RAT = 0  # card kinds: 0 the rat, 1.. the animals in the table's order
-KEEP = "keep"  # the starter swaps nothing ("can swap": a swap is allowed, not required)
-NEXT = "next"  # the round's result has been seen: on to the next round
-
-# The phases, in the order they come.
-DEAL = "deal"  # chance: the animal for the next card, face down
-HIDE = "hide"  # the starter swaps the rat with one card (secret)
-PLACE = "place"  # the searcher on the starter's right places the guard
-SEARCH = "search"  # a searcher moves the guard one card and turns it
-SWAP = "swap"  # the starter swaps two adjacent cards, or keeps
-LAST = "last"  # last-chance variant: the searchers in turn name a card each
-GUESS = "guess"  # the starter turns the card they believe hides the rat
-SHOW = "show"  # the round is over; its result on show until NEXT
-OVER = "over"
 
 _UNDEALT = 255
 _PAIRS = 40  # history codes: cards 0..35, swaps from 40, deals from 160, KEEP and NEXT last

@@ -13,6 +13,22 @@ MAX_SIDE = 6  # one-digit rows keep ids sortable; 36 cards keep an action in one
 ROUNDS_MAX = 3  # times each player may be the starter (the rulebook: 2 or 1)
 PLAYERS = ("2", "3", "4", "5")
 
+# The actions and phases of a game (kalle.py), here so that the board's players (kalle_bot.py)
+# read them without importing the game.
+KEEP = "keep"  # the starter swaps nothing ("can swap": a swap is allowed, not required)
+NEXT = "next"  # the round's result has been seen: on to the next round
+
+# The phases, in the order they come.
+DEAL = "deal"  # chance: the animal for the next card, face down
+HIDE = "hide"  # the starter swaps the rat with one card (secret)
+PLACE = "place"  # the searcher on the starter's right places the guard
+SEARCH = "search"  # a searcher moves the guard one card and turns it
+SWAP = "swap"  # the starter swaps two adjacent cards, or keeps
+LAST = "last"  # last-chance variant: the searchers in turn name a card each
+GUESS = "guess"  # the starter turns the card they believe hides the rat
+SHOW = "show"  # the round is over; its result on show until NEXT
+OVER = "over"
+
 
 class Grid:
     """The square of gully cards: ids, neighbours and the adjacent pairs a swap may take."""
