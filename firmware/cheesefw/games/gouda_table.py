@@ -82,7 +82,7 @@ def _read_board(rules):
     if not 1 <= pl[0] <= pl[1] <= MAX_PLAYERS:
         raise ValueError(f"rules.players: expected 1 <= min <= max <= 6, got {pl!r}")
     b.players = (pl[0], pl[1])
-    b.mice = _field(rules, "mice_per_player", int, None, 1, 50)
+    b.mice_each = _field(rules, "mice_per_player", int, None, 1, 50)
     powers = _field(rules, "powers", dict)
     types = _field(powers, "types", list, "powers.types")
     if sorted(types) != list(POWERS):
