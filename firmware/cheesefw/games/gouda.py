@@ -85,7 +85,7 @@ def _read(rules, options):
         return b, gouda_table.read_options(OPTIONS, options, b)
     finally:
         gouda_table = None
-        forget("cheesefw.games.gouda_table")
+        forget("cheesefw.games.gouda_table", "cheesefw.table_fields")
 
 
 class State(Powers):
@@ -509,9 +509,6 @@ class State(Powers):
 
     def __eq__(self, other):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     # -- private helpers ---------------------------------------------------------------------
 

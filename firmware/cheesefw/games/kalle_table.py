@@ -7,10 +7,10 @@ sorts ids, on both VMs. Two cards are adjacent when one of the table's grid step
 leads from one to the other: the rulebook's "horizontally, vertically or diagonally".
 """
 
-from cheesefw import table_fields
+from cheesefw import const, table_fields
 
-MAX_SIDE = 6  # one-digit rows keep ids sortable; 36 cards keep an action in one byte
-ROUNDS_MAX = 3  # times each player may be the starter (the rulebook: 2 or 1)
+_MAX_SIDE = const(6)  # one-digit rows keep ids sortable; 36 cards keep an action in one byte
+_ROUNDS_MAX = const(3)  # times each player may be the starter (the rulebook: 2 or 1)
 PLAYERS = ("2", "3", "4", "5")
 
 # The actions and phases of a game (kalle.py), here so that the board's players (kalle_bot.py)
@@ -35,8 +35,8 @@ class Grid:
 
     def __init__(self, rules):
         grid = field(rules, "grid", dict)
-        cols = int_in(grid, "cols", 2, MAX_SIDE, "grid.")
-        rows = int_in(grid, "rows", 2, MAX_SIDE, "grid.")
+        cols = int_in(grid, "cols", 2, _MAX_SIDE, "grid.")
+        rows = int_in(grid, "rows", 2, _MAX_SIDE, "grid.")
         self.rows = rows
         self.n = n = cols * rows
         self.ids = [chr(97 + c) + str(r + 1) for c in range(cols) for r in range(rows)]
@@ -87,7 +87,7 @@ def check_rules(rules, grid):
                              "rat's), got %r" % (name,))
     rounds = field(rules, "rounds", dict)
     for key in PLAYERS:
-        int_in(rounds, key, 1, ROUNDS_MAX, "rounds.")
+        int_in(rounds, key, 1, _ROUNDS_MAX, "rounds.")
     for key in rounds:
         if key not in PLAYERS:
             raise ValueError("kalle rules: rounds expected player counts %s, got %r"
