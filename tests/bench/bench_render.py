@@ -82,12 +82,13 @@ def redraw_tick():
     a._dirty = True
     a.tick()
 
-assert limiter.estimate_ma(frame) <= profile["led"]["budget_ma"]
+ma_full_white = profile["led"].get("ma_full_white", 60)  # the current, as the limiter reckons it
+assert sum(frame) * ma_full_white // 765 <= profile["led"]["budget_ma"]
 r = {"count": count, "copy_us": per_tick(copy_loop),
      "limit_white_us": per_tick(lambda: limiter.limit(white, out)),
      "limit_frame_us": per_tick(lambda: limiter.limit(frame, out))}
 limiter.limit(white, out)
-r["white_ma"] = limiter.estimate_ma(out)
+r["white_ma"] = sum(out) * ma_full_white // 765
 f0 = board.frames
 r["tick_us"] = per_tick(game_tick)
 r["game_frames"] = board.frames - f0

@@ -129,31 +129,32 @@ def test_a_roller_with_all_reds_near_the_table_upgrades_them():
     # The roller holds a full series; the roll is all red and one of their mice is a step or
     # two from the table: the board upgrades rather than lose the race.
     options = {"players": 2, "powers": True, "markers": "series"}
-    b = gouda_bot._tables(gouda.State(RULES, options)._b)
+    b = gouda_bot._tables(gouda.State(RULES, options).board)
 
     def bad_roll_near_the_end(s):
         dist = b[0]
         g, y, r = s.dice
-        mine = s.cnt[s.tgt * 2 + s.cur]
-        return (s.win == 0 and g == 0 and r >= 1 and mine and dist[s.tgt] <= 2
-                and s.hand[s.cur * 6 + 5])
+        mine = s.mice[s.target * 2 + s.turn]
+        return (s.window == 0 and g == 0 and r >= 1 and mine and dist[s.target] <= 2
+                and s.hand[s.turn * 6 + 5])
 
     s = reaction_after(options, 1, bad_roll_near_the_end)
-    a = gouda.bot_move(s, Rng(1), "strong", [s.cur])
-    assert a != PASS and a[1] == s.cur and a[2] in ("upgrade", "reroll", "transfer", "cancel")
+    a = gouda.bot_move(s, Rng(1), "strong", [s.turn])
+    assert a != PASS and a[1] == s.turn and a[2] in ("upgrade", "reroll", "transfer", "cancel")
 
 
 def test_an_opponent_s_green_roll_to_the_table_is_stopped():
     options = {"players": 2, "powers": True, "markers": "series"}
-    b = gouda_bot._tables(gouda.State(RULES, options)._b)
+    b = gouda_bot._tables(gouda.State(RULES, options).board)
 
     def winning_roll(s):
         dist = b[0]
-        return (s.win == 0 and s.dice[0] >= 1 and dist[s.tgt] == 1
-                and s.cnt[s.tgt * 2 + s.cur] and sum(s.hand[(1 - s.cur) * 6:(2 - s.cur) * 6]))
+        other = (1 - s.turn) * 6
+        return (s.window == 0 and s.dice[0] >= 1 and dist[s.target] == 1
+                and s.mice[s.target * 2 + s.turn] and sum(s.hand[other:other + 6]))
 
     s = reaction_after(options, 3, winning_roll)
-    other = 1 - s.cur
+    other = 1 - s.turn
     a = gouda.bot_move(s, Rng(2), "strong", [other])
     assert a != PASS and a[1] == other
 
@@ -170,10 +171,10 @@ def test_greens_go_to_the_roller_s_own_mice_and_reds_to_the_others():
             legal = s.legal_actions()
             for level in ("beginner", "strong"):
                 a = gouda.bot_move(s, Rng(seed), level)
-                if s.ph == 6:  # MOVE: the roller applies a result
+                if s.phase == 6:  # MOVE: the roller applies a result
                     owners = {x[1] for x in legal}
-                    if s.ag and s.cur in owners:
-                        assert a[1] == s.cur  # a green: a mouse of the roller's own
-                    if not s.ag and owners - {s.cur}:
-                        assert a[1] != s.cur  # a red: someone else's mouse
+                    if s.greens_left and s.turn in owners:
+                        assert a[1] == s.turn  # a green: a mouse of the roller's own
+                    if not s.greens_left and owners - {s.turn}:
+                        assert a[1] != s.turn  # a red: someone else's mouse
             s.apply_action(gouda.bot_move(s, rng, "beginner"))

@@ -109,7 +109,7 @@ def test_view_follows_the_contract_and_hides_the_hands():
 def test_every_legal_action_has_a_hint():
     rng = random.Random(5)
     st = gouda.State(RULES, {"players": 4, "powers": True, "extra_cheese": True})
-    ids = set(st._b.ids)
+    ids = set(st.board.ids)
     while not st.is_terminal():
         for a in st.legal_actions() or [o for o, _ in st.chance_outcomes()]:
             h = st.hint(a)
@@ -204,11 +204,11 @@ def test_from_dict_refuses_a_malformed_dict():
         None,
         [],
         {},
-        dict(d, ph=99),
-        dict(d, cnt=[0]),
+        dict(d, phase=99),
+        dict(d, mice=[0]),
         dict(d, h="xyz"),
         dict(d, h="zz"),
-        dict(d, cur=-1),
+        dict(d, turn=-1),
         dict(d, o={"players": 9}),
     ):
         with pytest.raises(ValueError):

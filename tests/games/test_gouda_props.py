@@ -45,7 +45,7 @@ def choose(state, rng):
 def mice_per_player(state):
     d = state.to_dict()
     n = state.n
-    return [sum(d["cnt"][p::n]) + d["gone"][p] for p in range(n)]
+    return [sum(d["mice"][p::n]) + d["gone"][p] for p in range(n)]
 
 
 def check_step(state, rng, all_actions):
@@ -56,14 +56,14 @@ def check_step(state, rng, all_actions):
     legal = state.legal_actions()
     # Mice: all placed ones are on the board or ate a festival cheese; none appears twice.
     placed = sum(mice_per_player(state))
-    if d["ph"] == DEAL:
+    if d["phase"] == DEAL:
         assert placed == 0
-    elif d["ph"] == PLACE:
+    elif d["phase"] == PLACE:
         per = 1 if state.options["placement"] == "each" else MICE  # mice per placement
-        assert placed == d["k"] * per < n * MICE
+        assert placed == d["setup_count"] * per < n * MICE
     else:
         assert placed == n * MICE
-    assert len(state.view()["pieces"]) == sum(d["cnt"])
+    assert len(state.view()["pieces"]) == sum(d["mice"])
     # Legal lists: sorted, PASS first in a window; empty exactly at chance and the end.
     if player in (CHANCE, TERMINAL):
         assert legal == []
@@ -98,7 +98,7 @@ def check_step(state, rng, all_actions):
 def play(seed, options, full=True):
     rng = random.Random(seed)
     state = gouda.State(RULES, options)
-    all_actions = [state._b.decode(c) for c in range(state._b.c_undo + 1)]
+    all_actions = [state.board.decode(c) for c in range(state.board.c_undo + 1)]
     applied = []
     while not state.is_terminal():
         assert len(applied) < BOUND

@@ -30,7 +30,7 @@ def position(mice, turn=0, rest="crl", hands=None, **options):
     """
     st = new(**options)
     d = st.to_dict()
-    ids = list(st._b.ids)
+    ids = list(st.board.ids)
     n = st.n
     cnt = [0] * (len(ids) * n)
     placed = [0] * n
@@ -44,7 +44,7 @@ def position(mice, turn=0, rest="crl", hands=None, **options):
     for p, powers in (hands or {}).items():
         for power in powers:
             hand[p * 6 + gouda.POWERS.index(power)] += 1
-    d.update(ph=GO, k=0, cur=turn, cnt=cnt, hand=hand, pool=[0] * 6)
+    d.update(phase=GO, setup_count=0, turn=turn, mice=cnt, hand=hand, pool=[0] * 6)
     return gouda.State.from_dict(RULES, d)
 
 

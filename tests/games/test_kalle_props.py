@@ -242,6 +242,7 @@ def test_a_whole_game_with_the_board_playing_runs_in_a_64k_heap(tmp_path):
     from test_kitchen_mp import mpy_cross
 
     for name in ("__init__", "table_fields", "games/__init__", "games/kalle", "games/kalle_table",
+                 "games/replayed",
                  "games/kalle_bot", "engine/__init__", "engine/rng"):
         target = tmp_path / "cheesefw" / (name + ".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)

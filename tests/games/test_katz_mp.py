@@ -30,7 +30,8 @@ print("winners", s.winners(), len(s.history), bytes(s._log).hex())
 print("working set", peak - start)
 """
 
-MODULES = ("__init__", "games/__init__", "games/katz", "games/katz_table", "games/katz_bot",
+MODULES = ("__init__", "modules", "table_fields", "games/__init__", "games/katz",
+           "games/katz_table", "games/katz_bot", "games/replayed",
            "engine/__init__", "engine/rng")
 
 
@@ -65,4 +66,5 @@ def test_the_board_imports_only_the_chosen_game():
     root = FIRMWARE.parent
     code = CHOSEN.replace("PROFILE", repr(str(root / "hardware/profiles/pico.json")))
     out = run_mp(code, path=[root / "tests/bench"]).split("\n")[-2]
-    assert out == "['cheesefw.games', 'cheesefw.games.katz', 'cheesefw.games.katz_table']"
+    assert out == ("['cheesefw.games', 'cheesefw.games.katz', 'cheesefw.games.katz_table', "
+                   "'cheesefw.games.replayed']")
