@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from vboard import DEFAULT_CLOCK
 
 from cheeseboard import paths
 from cheeseboard.sim import view
@@ -18,9 +19,9 @@ PROFILE = paths.load_profile("pico")
 def test_headless_prints_the_console_path_and_nothing_else(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--flash", str(tmp_path / "f"),
-         "--clock", "virtual"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+         "--clock", DEFAULT_CLOCK], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = proc.stdout.readline().decode()
-    link = SimLink(str(tmp_path / "f") + ".sock", virtual=True)
+    link = SimLink(str(tmp_path / "f") + ".sock", virtual=DEFAULT_CLOCK == "virtual")
     link.wait_frame(0)  # booted to its menu
     link.sleep(1.0)  # and a second of the board's time playing it
     link.close()
