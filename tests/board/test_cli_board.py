@@ -14,6 +14,7 @@ import time
 
 import pytest
 from installed import CHEESEBOARD, assert_clear_refusal, run, user_env
+from vboard import DEFAULT_CLOCK
 
 from cheeseboard.sim.view import board_state
 
@@ -64,8 +65,11 @@ def test_the_terminal_view_says_when_the_board_is_stopped_at_the_repl(tmp_path):
     from cheeseboard.sim.board import VirtualBoard
 
     profile = paths.load_profile("pico")
-    board = VirtualBoard(flash.prepare(profile, tmp_path / "f"), profile["heap"]).start()
+    board = VirtualBoard(flash.prepare(profile, tmp_path / "f"), profile["heap"],
+                         clock=DEFAULT_CLOCK).start()
     try:
+        if board.clock:  # the tests' clock: run it until the firmware draws
+            board.run(10000, "frame")
         assert _eventually(lambda: board.frame_seq > 0)  # the firmware draws its menu
         assert board_state(board) == "on"
         mpremote = __import__("pathlib").Path(sys.executable).parent / "mpremote"

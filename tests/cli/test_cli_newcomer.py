@@ -16,6 +16,7 @@ import pytest
 import serial
 from engine_driver import VirtualTable, choose_options
 from installed import CHEESEBOARD, assert_clear_refusal, run, start, user_env
+from vboard import DEFAULT_CLOCK
 
 from cheeseboard.board.protocol import Client
 from cheeseboard.cli import build_parser
@@ -49,6 +50,12 @@ def test_sim_refuses_what_cannot_work_in_one_line_before_starting(tmp_path, args
     assert r.stdout == ""  # no console path: no board was started
 
 
+# The boards these tests start run on the tests' clock (vboard's, virtual unless
+# CHEESEBOARD_TEST_CLOCK=real): the console's bytes and the side channel move it, so what they
+# check does not wait on the wall (the terminal view's test, below, does: its keys are a person's).
+CLOCK = ("--clock", DEFAULT_CLOCK)
+
+
 def _wait_answer(port, timeout=20.0):
     client = Client(port, timeout=2)
     deadline = time.monotonic() + timeout
@@ -76,7 +83,7 @@ def _stop(proc):
 @pytest.mark.board
 def test_a_second_sim_on_the_same_flash_is_refused_and_leaves_the_first_alone(tmp_path):
     flash = tmp_path / "f"
-    first = start(tmp_path, "sim", "--headless", "--flash", str(flash))
+    first = start(tmp_path, "sim", "--headless", "--flash", str(flash), *CLOCK)
     try:
         pty_path = first.stdout.readline().decode().strip()
         assert pty_path.startswith("/dev/")
@@ -94,7 +101,7 @@ def test_a_second_sim_on_the_same_flash_is_refused_and_leaves_the_first_alone(tm
 
 class _Board:
     """What the engine driver's VirtualTable needs of a board: its side channel, its clock
-    (this `cheeseboard sim` keeps the real one, a terminal's) and its protocol."""
+    (the board's own: the side channel moves it) and its protocol."""
 
     def __init__(self, link, client):
         self.link = link
@@ -105,10 +112,10 @@ class _Board:
 @pytest.mark.board
 def test_the_default_board_is_kept_and_its_game_resumes(tmp_path):
     board_dir = tmp_path / "data" / "cheeseboard" / "boards" / "pico"
-    proc = start(tmp_path, "sim", "--headless")
+    proc = start(tmp_path, "sim", "--headless", *CLOCK)
     try:
         pty_path = proc.stdout.readline().decode().strip()
-        link = SimLink(str(board_dir) + ".sock")
+        link = SimLink(str(board_dir) + ".sock", virtual=DEFAULT_CLOCK == "virtual")
         with serial.Serial(pty_path, 115200, timeout=0.1) as port:
             client, _ = _wait_answer(port)
             table = VirtualTable(_Board(link, client))
@@ -123,7 +130,7 @@ def test_the_default_board_is_kept_and_its_game_resumes(tmp_path):
     assert "flash: %s (a new board)" % board_dir in err
     assert playing["mode"] != "menu"
 
-    proc = start(tmp_path, "sim", "--headless")
+    proc = start(tmp_path, "sim", "--headless", *CLOCK)
     try:
         pty_path = proc.stdout.readline().decode().strip()
         with serial.Serial(pty_path, 115200, timeout=0.1) as port:
@@ -139,7 +146,7 @@ def test_the_default_board_is_kept_and_its_game_resumes(tmp_path):
     assert log.stdout.splitlines()[0].startswith("0: ")
     assert len(log.stdout.splitlines()) == moves
 
-    proc = start(tmp_path, "sim", "--headless", "--fresh")
+    proc = start(tmp_path, "sim", "--headless", "--fresh", *CLOCK)
     try:
         pty_path = proc.stdout.readline().decode().strip()
         with serial.Serial(pty_path, 115200, timeout=0.1) as port:
@@ -220,7 +227,10 @@ def _state_when(client, controller, predicate, timeout=10.0):
 @pytest.mark.board
 def test_a_burst_of_keys_in_the_terminal_view_is_that_many_presses(tmp_path):
     """Keys typed faster than a press lasts each count: Enter, then three '.' (next) in one
-    burst move the first option (players, five values) exactly three steps."""
+    burst move the first option (players, five values) exactly three steps.
+
+    On the wall's clock, as a person uses it: the terminal view spaces the presses of typed keys
+    by the wall's time, and nothing here would move a virtual board's clock."""
     flash = tmp_path / "f"
     controller, terminal = pty.openpty()
     proc = subprocess.Popen([CHEESEBOARD, "sim", "--flash", str(flash)], cwd=str(tmp_path),

@@ -12,7 +12,6 @@ the game's moves or the firmware's painting have changed since it was made.
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -84,12 +83,13 @@ def snapshot(game, journal_bytes):
         sock = Path(tmp) / "board.sock"
         sim = subprocess.Popen([sys.executable, "-m", "cheeseboard", "sim", "--headless",
                                 "--profile", PROFILE, "--flash", str(flash), "--control",
-                                str(sock)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                str(sock), "--clock", "virtual"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             sim.stdout.readline()  # the console: the board is up
-            link = SimLink(sock)
+            link = SimLink(sock, virtual=True)  # (the board's clock: this link moves it)
             link.wait_frame(0, timeout=30)
-            time.sleep(1.0)  # past the resume: the game's own frames
+            link.sleep(1.0)  # past the resume: the game's own frames
             link.close()
             subprocess.run([sys.executable, "-m", "cheeseboard", "snapshot", "--profile", PROFILE,
                             "--control", str(sock), "--game", game,

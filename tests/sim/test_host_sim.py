@@ -3,13 +3,14 @@
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 from led_power import estimate_ma
+from vboard import DEFAULT_CLOCK
 
 from cheeseboard import paths
 from cheeseboard.sim import view
+from cheeseboard.sim.control import SimLink
 from cheesefw import render
 from cheesefw.games import GAMES
 
@@ -18,10 +19,13 @@ PROFILE = paths.load_profile("pico")
 
 def test_headless_prints_the_console_path_and_nothing_else(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--flash", str(tmp_path / "f")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--flash", str(tmp_path / "f"),
+         "--clock", DEFAULT_CLOCK], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = proc.stdout.readline().decode()
-    time.sleep(1.0)
+    link = SimLink(str(tmp_path / "f") + ".sock", virtual=DEFAULT_CLOCK == "virtual")
+    link.wait_frame(0)  # booted to its menu
+    link.sleep(1.0)  # and a second of the board's time playing it
+    link.close()
     proc.terminate()
     rest, err = proc.communicate(timeout=10)
     assert first.startswith("/dev/pts/")

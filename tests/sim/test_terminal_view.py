@@ -1,5 +1,9 @@
 """The terminal view as a person meets it: the installed `cheeseboard sim`, run from a folder
-outside the repository in a pseudo-terminal of a given size, played with keys."""
+outside the repository in a pseudo-terminal of a given size, played with keys.
+
+These keep the wall's clock, as a person's terminal does: the view turns keys into presses
+spaced by the wall's time, and nothing in a terminal moves a virtual board's clock. Their waits
+are for a screen to appear (bounded), not for a time to pass."""
 
 import fcntl
 import os
