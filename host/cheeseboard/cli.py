@@ -17,6 +17,7 @@ from cheeseboard.lab.command import LabError
 from cheeseboard.link import LinkError
 from cheeseboard.ports import PortError
 from cheeseboard.protocol import ProtocolError
+from cheeseboard.replay.positions import ReplayError
 from cheeseboard.rules import RulesError
 from cheeseboard.scenario import cli as scenario_cli
 from cheeseboard.sim import flash as simflash
@@ -199,6 +200,12 @@ def do_log(args):
                 raise
             print("no game in progress on the board (its moves show here once one starts)")
             return 0
+        # First, the game it is (a log saved to a file replays: `cheeseboard replay FILE`).
+        state = client.request("state").get("state") or {}
+        if "game" in state:
+            from cheeseboard.replay.logfile import header_of
+
+            print("# " + json.dumps(header_of(state)))
         total = first["total"]
         takebacks = first.get("takebacks", [])  # [moves kept, moves taken back], in turn
         shown = 0
@@ -319,7 +326,8 @@ COMMANDS = {
     "sim": (do_sim, "run the firmware on a virtual board"),
     "hello": (do_hello, "ask a board for its firmware version, profile and free heap"),
     "state": (do_state, "ask a board for the state of its menu or game"),
-    "log": (do_log, "list the moves of the board's game (hidden tiles and markers as ?)"),
+    "log": (do_log, "list the moves of the board's game (hidden tiles and markers as ?); "
+                    "saved to a file, `cheeseboard replay` plays it"),
     "test": (do_test, "run the simulated-hardware tests against firmware/"),
     "profile": (do_profile, "check the hardware profiles, or regenerate hardware/ docs"),
     "rules": (do_rules, "check rule tables, diff them with a board's, pull a board's"),
@@ -331,6 +339,8 @@ COMMANDS = {
     "scenario": (scenario_cli.do_scenario, scenario_cli.HELP),
     "lab": (None, "play many games on this computer: who wins, how long games last"),
     "uf2": (None, "build MicroPython for a Pico with the firmware frozen in, as one .uf2"),
+    "replay": (None, "step through a game's log on a virtual board (forward, back, jump, "
+                     "auto-play)"),
 }
 
 
@@ -396,6 +406,11 @@ def build_parser():
             from cheeseboard.uf2 import command as uf2_command
 
             uf2_command.add_parser(sub)
+            continue
+        if name == "replay":
+            from cheeseboard.replay import command as replay_command
+
+            replay_command.add_parser(sub)
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == "sim":
@@ -480,7 +495,7 @@ def _main(argv):
     except (CommandError, ProtocolError, paths.ProfileError, simflash.FlashInUse, FileNotFoundError,
             NotADirectoryError, FileExistsError, BuildError, FlashError, LinkError,
             PortError, BoardUnreachable, RulesError, snapshot.SnapshotError,
-            web.WebError, LabError, UF2Error) as e:
+            web.WebError, LabError, UF2Error, ReplayError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
 
@@ -491,6 +506,10 @@ def _lazy_handler(command):
         from cheeseboard.uf2.command import do_uf2
 
         return do_uf2
+    if command == "replay":
+        from cheeseboard.replay.command import do_replay
+
+        return do_replay
     from cheeseboard.lab.command import do_lab
 
     return {"lab": do_lab}[command]
