@@ -7,7 +7,8 @@ pinned in package.json and package-lock.json), writes the firmware image that
 This module makes the site, as a set of files, and serves it on localhost
 (or writes it to a folder: any static host serves it as well):
 
-    index.html, board.js, flash.mjs, save.mjs,   the page (package data)
+    index.html, board.js, flash.mjs, save.mjs,   the page (package data; vision.mjs: the
+    vision.mjs                                   board as colour-blind players see it)
     vm.html, vm.mjs, board.css                   (vm.html: one power-on's VM, in a frame)
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
@@ -28,7 +29,7 @@ from cheeseboard import image, paths, picture
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PAGE_DIR = Path(__file__).resolve().parent / "web"
 PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.mjs",
-              "board.css")
+              "board.css", "vision.mjs")
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 

@@ -5,6 +5,7 @@
 import { BrowserFlash, fromBase64, toBase64 } from "./flash.mjs";
 import { download, savePng, svgText } from "./save.mjs";
 import { frameRequest, parseReply } from "./vm.mjs";
+import { seen, VISIONS } from "./vision.mjs";
 
 const TICK_MS = 10; // the firmware's own main-loop period (cheesefw/app.py)
 // A press lasts at least this long and the button stays up this long after it, so that the
@@ -31,6 +32,7 @@ let vmFrame = null;
 let game = null; // the overlay drawn
 let pixels = []; // the picture's <circle> per pixel
 let lastFrame = "";
+let vision = "normal"; // the board drawn as a player with this colour vision sees it
 let lastState = 0;
 let nextId = 1;
 const waiting = new Map(); // request id -> [resolve, reject]
@@ -191,7 +193,7 @@ function paint(hex) {
   for (let i = 0; i < pixels.length; i++) {
     const j = 6 * i;
     if (j + 6 > hex.length) break;
-    const rgb = [0, 2, 4].map((k) => parseInt(hex.slice(j + k, j + k + 2), 16));
+    const rgb = seen([0, 2, 4].map((k) => parseInt(hex.slice(j + k, j + k + 2), 16)), vision);
     pixels[i].setAttribute("fill", `rgb(${rgb.join(",")})`);
   }
 }
@@ -435,6 +437,9 @@ async function main() {
   for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
   select.value = profileName;
   select.onchange = () => { location.search = "?profile=" + select.value; };
+  const visions = $("vision");
+  for (const [name, words] of Object.entries(VISIONS)) visions.add(new Option(words, name));
+  visions.onchange = () => { vision = visions.value; if (lastFrame) paint(lastFrame); };
   wireButtons();
   $("restart").onclick = () => powerOn();
   $("forget").onclick = () => { flash.forget(); powerOn(); };
