@@ -200,3 +200,41 @@ def test_a_bad_log_gets_one_line(name, tmp_path, capsys):
     assert cli.main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("cheeseboard: ") and err.count("\n") == 1, err
+
+
+REPLAY_SVG = ROOT / "docs" / "pictures" / "kitchen-replay.svg"
+REPLAY_CMD = ("replay", "docs/pictures/kitchen-journal.txt", "--svg",
+              "docs/pictures/kitchen-replay.svg", "--speed", "0.8")
+
+
+def test_the_animated_svg_steps_through_the_replays_frames(tmp_path, capsys):
+    """Each changing pixel's fill takes the colour of every step's frame, in turn; the
+    README shows the one made from docs/pictures/kitchen-journal.txt, and it is fresh."""
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "game.svg"
+    args = list(REPLAY_CMD)
+    args[args.index("docs/pictures/kitchen-journal.txt")] = str(ROOT / args[1])
+    args[args.index("docs/pictures/kitchen-replay.svg")] = str(out)
+    assert cli.main(args) == 0
+    assert out.read_bytes() == REPLAY_SVG.read_bytes(), (
+        "stale: run `cheeseboard %s` from the checkout" % " ".join(REPLAY_CMD))
+    assert "(docs/pictures/kitchen-replay.svg)" in (ROOT / "README.md").read_text()
+    steps = positions.positions(logfile.read(ROOT / REPLAY_CMD[1]), load_profile("pico"))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.fromstring(out.read_text())
+    moving = 0
+    for circle in root.iter("{http://www.w3.org/2000/svg}circle"):
+        px = int(circle.get("id")[3:])
+        want = ["#%02x%02x%02x" % tuple(s.frame[3 * px:3 * px + 3]) for s in steps]
+        animate = circle.find("s:animate", ns)
+        if animate is None:
+            assert len(set(want)) == 1 and circle.get("fill") == "rgb(%d,%d,%d)" % tuple(
+                steps[0].frame[3 * px:3 * px + 3])
+        else:
+            moving += 1
+            assert animate.get("values").split(";") == want
+    assert moving > 3
+    captions = [t for t in root.iter("{http://www.w3.org/2000/svg}text")
+                if t.find("s:animate", ns) is not None]
+    assert len(captions) == len(steps) and "hidden (?)" in captions[0].text

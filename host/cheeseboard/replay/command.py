@@ -38,7 +38,10 @@ def add_parser(sub):
     p.add_argument("--step", type=int, metavar="N", help="start at step N (default: 0)")
     p.add_argument("--speed", type=float, default=1.0, metavar="S",
                    help="seconds per step when playing on (default: 1)")
-    p.add_argument("--svg", metavar="FILE", help="write the game as an animated SVG and stop")
+    p.add_argument("--svg", metavar="FILE",
+                   help="write the game (from --step to --to) as an animated SVG and stop")
+    p.add_argument("--to", type=int, metavar="M", help="with --svg: the last step (default: "
+                                                       "the game's last)")
 
 
 def do_replay(args):
@@ -59,17 +62,22 @@ def do_replay(args):
         print("%s: the game runs on; its move %d is hidden (\"?\") until it is over, so the "
               "replay stops before it (the board's journal.txt holds every move)"
               % (game.source, game.hidden_from), file=sys.stderr)
-    if args.svg:
-        from cheeseboard.replay import animation
-
-        data = animation.svg(profile, game.header["game"], steps, args.speed).encode()
-        Path(args.svg).write_bytes(data)
-        print("wrote %s (%d steps, %d bytes)" % (args.svg, len(steps), len(data)))
-        return 0
     start = args.step or 0
     if not 0 <= start < len(steps):
         raise ReplayError("--step: expected 0 to %d, got %d" % (len(steps) - 1, start))
     from cheeseboard.replay import terminal
+
+    if args.svg:
+        from cheeseboard.replay import animation
+
+        end = len(steps) - 1 if args.to is None else args.to
+        if not start <= end < len(steps):
+            raise ReplayError("--to: expected %d to %d, got %d" % (start, len(steps) - 1, end))
+        data = animation.svg(profile, game.header["game"], steps[start:end + 1], args.speed,
+                             lambda step: terminal.words(step, steps, game, False)[0]).encode()
+        Path(args.svg).write_bytes(data)
+        print("wrote %s (steps %d to %d, %d bytes)" % (args.svg, start, end, len(data)))
+        return 0
 
     terminal.run(steps, profile, game, args.reveal, start, args.speed)
     return 0
