@@ -238,3 +238,35 @@ def test_the_animated_svg_steps_through_the_replays_frames(tmp_path, capsys):
     captions = [t for t in root.iter("{http://www.w3.org/2000/svg}text")
                 if t.find("s:animate", ns) is not None]
     assert len(captions) == len(steps) and "hidden (?)" in captions[0].text
+
+
+def test_a_board_asked_over_its_port_replays_its_game(monkeypatch, capsys):
+    """--port: the board's `state` names the game, its `log` pages give the moves (a board
+    that answers as the firmware does: pages of 20, everything in clear once it is over)."""
+    from cheeseboard import connect
+
+    profile = load_profile("pico")
+    text, _, _ = live_game("katz", {"players": 2}, [], 3, profile)
+    moves = logfile.parse_journal(text, "journal.txt").lines
+    moves = [m for m in moves if not isinstance(m, dict)]
+
+    class Board:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def request(self, cmd, **kw):
+            if cmd == "state":
+                return {"state": {"mode": "play", "game": "katz", "options": {"players": 2},
+                                  "wait": "over", "board": []}}
+            start = kw["from"]
+            return {"from": start, "total": len(moves), "moves": moves[start:start + 20]}
+
+    monkeypatch.setattr(connect, "open_client", lambda port: Board())
+    assert cli.main(["replay", "--port", "/dev/ttyACM9"]) == 0
+    out = capsys.readouterr().out
+    last = len(positions.positions(logfile.parse_journal(text, "j"), profile)) - 1
+    assert "step 0 of " in out and "game over" in out
+    assert out.count("step ") >= last

@@ -12,7 +12,10 @@
 import json
 import re
 
-from cheeseboard.replay.positions import Game, ReplayError
+try:
+    from cheeseboard.replay.positions import Game, ReplayError
+except ImportError:  # in the web board's VM, beside positions.py (it runs on MicroPython too)
+    from positions import Game, ReplayError
 
 _MAX_BYTES = 4 << 20  # no game's log comes near (a long game's journal: tens of KB)
 _MOVE = re.compile(r"^(\d+): (.*)$")
@@ -33,22 +36,30 @@ def read(path):
     except UnicodeDecodeError:
         raise ReplayError("%s: not text: expected a board's journal.txt or a file saved from "
                           "`cheeseboard log`" % path) from None
+    return parse(text, path)
+
+
+def parse(text, source):
+    """The game in a journal's or a saved log's text (the web board hands it over as text)."""
     first = text.split("\n", 1)[0]
     if first.startswith(_HEADER):
-        return parse_log(text, path)
-    if re.match(r"^[0-9a-f]{8} ", first):
-        return parse_journal(text, path)
+        return parse_log(text, source)
+    if len(first) > 9 and first[8] == " " and all(c in "0123456789abcdef" for c in first[:8]):
+        return parse_journal(text, source)
     raise ReplayError("%s: expected a board's journal.txt (its lines start with a CRC) or a "
                       "file saved from `cheeseboard log` (its first line starts with \"# \"), "
-                      "got %r" % (path, first[:40]))
+                      "got %r" % (source, first[:40]))
 
 
 def parse_journal(text, source):
     """The journal's header and lines, read as the firmware reads them (engine/journal.py): a
     torn last line (a power cut mid-write) is dropped, as the board drops it."""
-    from cheeseboard import paths
+    try:
+        from cheeseboard import paths
 
-    journal = paths.import_firmware("cheesefw.engine.journal")
+        journal = paths.import_firmware("cheesefw.engine.journal")
+    except ImportError:  # the web board's VM: the firmware is its own
+        from cheesefw.engine import journal
     rows = text.splitlines(keepends=True)
     parsed = []
     for n, row in enumerate(rows):

@@ -15,7 +15,8 @@ firmware's own `log`), unless `reveal` is asked of a finished game.
 
 import json
 
-from cheeseboard import paths
+# (This module runs on MicroPython too: the web board replays a game in its own VM with it.
+# The host's paths are imported only where the host reads its files.)
 
 
 class ReplayError(Exception):
@@ -67,23 +68,34 @@ class _Journal:
         self.appended.append(move)
 
 
-def firmware():
-    """The firmware's modules the replay runs (on this computer's Python, as the lab does)."""
+FIRMWARE = ("cheesefw.engine.play", "cheesefw.engine.draw", "cheesefw.render", "cheesefw.games")
+
+
+def firmware(load=None):
+    """The firmware's modules the replay runs, {short name: module}: on this computer's Python
+    as the lab runs them (paths.import_firmware), or load(name) (a VM's own import)."""
+    if load is None:
+        from cheeseboard import paths
+
+        load = paths.import_firmware
     fw = {}
-    for name in ("cheesefw.engine.play", "cheesefw.engine.draw", "cheesefw.render",
-                 "cheesefw.games", "cheesefw.startup"):
-        fw[name.rsplit(".", 1)[1]] = paths.import_firmware(name)
+    for name in FIRMWARE:
+        fw[name.rsplit(".", 1)[1]] = load(name)
     return fw
 
 
 def default_rules(game):
     """The rule table the firmware carries for a game."""
+    from cheeseboard import paths
+
     return json.loads((paths.FIRMWARE / "rules" / (game + ".json")).read_text())
 
 
 def profile_for(game, name=None):
     """The hardware profile to draw on: the one named, else the first (pico first) that has the
     game's overlay."""
+    from cheeseboard import paths
+
     names = [name] if name else ["pico"] + [n for n in paths.profile_names() if n != "pico"]
     for n in names:
         profile = paths.load_profile(n)
@@ -93,9 +105,10 @@ def profile_for(game, name=None):
                       % (name, game, "pico16" if game == "gatenkaas" else "pico"))
 
 
-def positions(game, profile, rules=None, reveal=False):
-    """The replay's steps: [Position], the first the board as the game began."""
-    fw = firmware()
+def positions(game, profile, rules=None, reveal=False, fw=None):
+    """The replay's steps: [Position], the first the board as the game began (fw: the
+    firmware's modules, `firmware()`'s by default)."""
+    fw = fw or firmware()
     games = fw["games"]
     header = game.header
     try:
