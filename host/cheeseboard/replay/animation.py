@@ -10,7 +10,7 @@ nothing (a GIF of the same game is a bitmap per step). The animation is SMIL: a 
 import re
 from xml.sax.saxutils import escape
 
-from cheeseboard import picture
+from cheeseboard.pictures import picture
 
 CAPTION = 26  # px below the board for the step's words
 

@@ -42,6 +42,7 @@ def add_parser(sub):
                    help="write the game (from --step to --to) as an animated SVG and stop")
     p.add_argument("--to", type=int, metavar="M", help="with --svg: the last step (default: "
                                                        "the game's last)")
+    p.set_defaults(run=do_replay, interrupted="nothing changed on any board")
 
 
 def do_replay(args):
@@ -98,7 +99,7 @@ def _read(args):
     if args.log:
         return logfile.read(args.log), table
     if args.port:
-        from cheeseboard.connect import open_client
+        from cheeseboard.board.connect import open_client
 
         with open_client(args.port) as client:
             return logfile.from_board(client, args.port), table

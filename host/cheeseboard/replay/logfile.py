@@ -115,7 +115,7 @@ def from_moves(header, moves, source):
 
 def from_board(client, source):
     """The game on a board now, asked over the protocol (`state`, then `log` page by page)."""
-    from cheeseboard.protocol import ProtocolError
+    from cheeseboard.board.protocol import ProtocolError
 
     state = client.request("state")["state"]
     if state.get("mode") != "play":

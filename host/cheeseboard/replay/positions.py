@@ -19,7 +19,13 @@ import json
 # The host's paths are imported only where the host reads its files.)
 
 
-class ReplayError(Exception):
+try:
+    from cheeseboard import CheeseboardError as _Error
+except ImportError:  # the web board's VM
+    _Error = Exception
+
+
+class ReplayError(_Error):
     """The log cannot be replayed: not a log, a game this firmware does not know, a move it
     does not allow."""
 

@@ -1,9 +1,9 @@
 // The board as a colour-blind player sees it: Machado, Oliveira and Fernandes (2009)'s
 // simulation of protanopia, deuteranopia and tritanopia at full severity, the same that the
-// LED language's checks run through the daltonlens library (tests/colour_vision.py). A colour
+// LED language's checks run through the daltonlens library (tests/engine/colour_vision.py). A colour
 // is turned into linear light, multiplied by its vision's matrix, clipped and turned back into
 // sRGB, as daltonlens's simulate_cvd does. The matrices are daltonlens's
-// machado_2009_matrices[...][10]; tests/test_web_vision.py checks them against it and the
+// machado_2009_matrices[...][10]; tests/web/test_web_vision.py checks them against it and the
 // page's colours against its simulation.
 export const VISIONS = {
   normal: "normal vision",
