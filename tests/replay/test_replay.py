@@ -83,7 +83,9 @@ def live_game(name, options, seats, seed, profile, odds=3, limit=3000):
     return "".join(flash.files["journal.txt"]), seen, hidden
 
 
-CASES = [(name, options, seats, seed) for name, options, seats in tg.GAMES for seed in (1, 2)]
+# Every game once; a second seed each with the long tests (`make test-slow`).
+CASES = [pytest.param(name, options, seats, seed, marks=[pytest.mark.slow] if seed > 1 else [])
+         for name, options, seats in tg.GAMES for seed in (1, 2)]
 
 
 @pytest.mark.parametrize("name,options,seats,seed", CASES)
