@@ -234,6 +234,7 @@ def _state_when(client, controller, predicate, timeout=10.0):
 
 
 @pytest.mark.board
+@pytest.mark.wall  # a person's terminal
 def test_a_burst_of_keys_in_the_terminal_view_is_that_many_presses(tmp_path):
     """Keys typed faster than a press lasts each count: Enter, then three '.' (next) in one
     burst move the first option (players, five values) exactly three steps.
