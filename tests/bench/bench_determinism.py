@@ -76,7 +76,9 @@ def run_scenarios(folder):
     board showed)."""
     from cheeseboard.scenario import runner
 
-    shutil.copytree(SCENARIOS, folder)
+    folder = folder / "tests" / "scenarios"  # at the depth of the repository's: a scenario
+    shutil.copytree(SCENARIOS, folder)  # may name ../../firmware/rules/...
+    (folder.parents[1] / "firmware").symlink_to(ROOT / "firmware")
     shutil.rmtree(folder / "snapshots")
     began = time.monotonic()
     results = runner.run_all(sorted(folder.glob("*.yaml")), None,
