@@ -50,11 +50,11 @@ def live_game(name, options, seats, seed, profile, odds=3, limit=3000):
         shown = seen.setdefault(lines, (state, []))[1]
         assert seen[lines][0] == state  # (the same lines, the same game)
         shown.append(snapshot(play, profile))  # (at a choice: the cursor on the first)
-        if play.wait == P.OVER:
+        if play.wait == "over":
             break
-        if play.wait == P.DECIDE and play.undo and rng.below(odds) == 0:
+        if play.wait == "decide" and play.undo and rng.below(odds) == 0:
             play.on_button("prev", "long", now)
-        elif play.wait == P.DECIDE:
+        elif play.wait == "decide":
             play.cursor = rng.below(len(play.choices))  # the player walks to their move
             shown.append(snapshot(play, profile))
             peek = play._secret() is not None
@@ -63,13 +63,13 @@ def live_game(name, options, seats, seed, profile, odds=3, limit=3000):
             play.on_button("ok", "press", now)
             if peek and play.peeking:
                 play.on_button("roll", "release", now)
-        elif play.wait == P.ROLL:
+        elif play.wait == "roll":
             play.on_button("roll", "press", now)
-        elif play.wait == P.WINDOW and rng.below(3) == 0:
+        elif play.wait == "window" and rng.below(3) == 0:
             play.on_button("ok", "press", now)  # someone reacts: a seat, then its move
             play.seat = rng.below(play.players)
             play.on_button("ok", "press", now)
-            if play.wait == P.REACT:
+            if play.wait == "react":
                 play.cursor = rng.below(len(play.choices))
                 play.on_button("ok", "press", now)
             else:  # that seat had nothing to play: the window goes on

@@ -39,27 +39,28 @@ def read(path):
     return parse(text, path)
 
 
-def parse(text, source):
-    """The game in a journal's or a saved log's text (the web board hands it over as text)."""
+def parse(text, source, load=None):
+    """The game in a journal's or a saved log's text (the web board hands it over as text, with
+    its VM's own import as `load`)."""
     first = text.split("\n", 1)[0]
     if first.startswith(_HEADER):
         return parse_log(text, source)
     if len(first) > 9 and first[8] == " " and all(c in "0123456789abcdef" for c in first[:8]):
-        return parse_journal(text, source)
+        return parse_journal(text, source, load)
     raise ReplayError("%s: expected a board's journal.txt (its lines start with a CRC) or a "
                       "file saved from `cheeseboard log` (its first line starts with \"# \"), "
                       "got %r" % (source, first[:40]))
 
 
-def parse_journal(text, source):
+def parse_journal(text, source, load=None):
     """The journal's header and lines, read as the firmware reads them (engine/journal.py): a
-    torn last line (a power cut mid-write) is dropped, as the board drops it."""
-    try:
+    torn last line (a power cut mid-write) is dropped, as the board drops it. The firmware comes
+    from load(name) (a VM's own import), else as the lab takes it (paths.import_firmware)."""
+    if load is None:
         from cheeseboard import paths
 
-        journal = paths.import_firmware("cheesefw.engine.journal")
-    except ImportError:  # the web board's VM: the firmware is its own
-        from cheesefw.engine import journal
+        load = paths.import_firmware
+    journal = load("cheesefw.engine.journal")
     rows = text.splitlines(keepends=True)
     parsed = []
     for n, row in enumerate(rows):

@@ -157,7 +157,7 @@ def _offer_next(fw, play, after):
     """At a choice, the cursor on the move that was played, as its player had walked to it
     before pressing ok -- unless that move stays hidden ("?") or was taken back."""
     _, _, moves, went = after
-    if went or not moves or moves[0] == "?" or play.wait != fw["play"].DECIDE:
+    if went or not moves or moves[0] == "?" or play.wait != "decide":
         return
     played = fw["games"].as_action(json.loads(json.dumps(moves[0])))
     for i, choice in enumerate(play.choices):  # (a sequence, not always a list)

@@ -24,16 +24,19 @@ def _read(names):
         except OSError:
             pass
 
+def _load(name):
+    return __import__(name, None, None, ["_"])
+
 def _replay(text, own):
     try:
-        game = logfile.parse(text, "the log")
+        game = logfile.parse(text, "the log", _load)
         name = game.header.get("game")
         profile = _read((HOME + "profile.json",))
         if name not in profile["maps"]:
             raise positions.ReplayError("the %s board has no overlay for %s: open the page "
                                         "as a board that has one" % (profile["name"], name))
         rules = _read((("game_rules.json",) if own else ()) + rules_files(name))
-        fw = positions.firmware(lambda n: __import__(n, None, None, ["_"]))
+        fw = positions.firmware(_load)
         steps = positions.positions(game, profile, rules, False, fw)
     except positions.ReplayError as e:
         return json.dumps({"error": str(e)})
