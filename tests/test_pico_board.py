@@ -149,6 +149,23 @@ def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):
         board.stop()
 
 
+def test_a_flash_onto_the_frozen_firmware_sees_its_trial_through(tmp_path, frozen_uf2):
+    # The trial (every game imported, every table read, the main loop run for a while, a
+    # reset) takes the emulated chip seconds, and the wall several times as long on a busy
+    # machine: the tool waits for as long as the board shows it is at it.
+    board = VBoard(tmp_path / "trial.bin", target="pico", uf2=frozen_uf2)
+    steps = []
+    try:
+        assert board.wait_protocol(timeout=60)["slot"]["active"] == "frozen"
+        result = flash(board, profile="pico", step=steps.append)
+        assert "trial" in steps and result.outcome == "up", result.error
+        state = board.request("hello")["slot"]
+        assert state["active"] == result.slot and state["previous"] == "frozen"
+        assert not state.get("trial")
+    finally:
+        board.stop()
+
+
 # On the board: the active slot's files against its manifest, byte for byte (SHA-256).
 CHECK_SLOT = """
 import json, hashlib, binascii

@@ -75,13 +75,15 @@ def profile_faults(profile):
 
 def import_every_game(feed=None):
     """Import each game module once, and let it go (a new firmware's trial: a game whose
-    module does not import would otherwise crash the board only when it is chosen)."""
+    module does not import would otherwise crash the board only when it is chosen). Each
+    step says so on the console: a host watching the trial hears the board is at it."""
     from cheesefw.games import GAMES
 
     for name in GAMES:
         __import__("cheesefw.games." + name)
         forget("cheesefw.games.")
         gc.collect()
+        print("trial: %s imported" % name)
         if feed:
             feed()
 
@@ -100,6 +102,7 @@ def check_every_table(board, feed=None):
             except (ValueError, MemoryError) as e:
                 print("%s: no table stamped: %s" % (name, e))
         gc.collect()
+        print("trial: %s table read" % name)
         if feed:
             feed()
 
