@@ -44,6 +44,7 @@ MIN_MICROPYTHON = (1, 22)
 # answers but never ends its trial is given up on after UP_TIMEOUT * UP_SILENCES.
 UP_TIMEOUT = 30.0
 UP_SILENCES = 10
+ASK_FIRST, ASK_MOST = 0.5, 4.0  # seconds to wait for an answer to `hello` before asking again
 FS_BLOCK = 4096  # a filesystem block (LittleFS on RP2040 and ESP32)
 RECONNECT = 10.0  # seconds for a board's USB port to come back after a hard reset
 SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this machine
@@ -442,7 +443,7 @@ def watch(link, timeout=UP_TIMEOUT):
     hard reset, its port is waited for."""
     from cheeseboard.protocol import Client, ProtocolError
 
-    client = Client(link.wire, timeout=0.5)
+    client = Client(link.wire, timeout=ASK_FIRST)
     begin = heard = time.monotonic()
     received = link.wire.received
     state = None
@@ -455,14 +456,18 @@ def watch(link, timeout=UP_TIMEOUT):
                 return _read_state(link), False, stopped
             if link.wire.received != received:  # it spoke: still at it
                 received, heard = link.wire.received, time.monotonic()
+            # Ask again later each time: a busy board answers every question it was asked,
+            # and each answer costs it time (a slow one, seconds).
+            client.timeout = min(2 * client.timeout, ASK_MOST)
             continue
         except OSError:  # the port went: unplugged, lost its power, or a USB board reset
             if not link.reopen(RECONNECT):
                 return None, False, None
-            client = Client(link.wire, timeout=0.5)
+            client = Client(link.wire, timeout=ASK_FIRST)
             received, heard = link.wire.received, time.monotonic()
             continue
         received, heard = link.wire.received, time.monotonic()
+        client.timeout = ASK_FIRST
         if "slot" not in reply:  # a firmware from before slots: the old one is back
             return _read_state(link), False, None
         state = reply["slot"] or {}
