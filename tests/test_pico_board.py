@@ -5,6 +5,7 @@ the emulator runs several times slower than a Pico."""
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from engine_driver import choose_options
@@ -210,3 +211,13 @@ def test_a_flash_cut_midway_leaves_a_whole_firmware(flashed_image, pico, tmp_pat
 
 def image_build(firmware):
     return image.make(load_profile("pico"), firmware=firmware).build_id
+
+
+def test_a_shipped_scenario_runs_on_the_emulated_pico(tmp_path, frozen_uf2):
+    # The menu of the kitchen game, its lights and states, on the chip's own clock (the
+    # runner builds, or finds cached, the same frozen UF2 as the fixture).
+    scenario = Path(__file__).parent / "scenarios" / "kitchen-menu.yaml"
+    run = subprocess.run([sys.executable, "-m", "cheeseboard", "scenario", "run", "--target",
+                          "pico", "--out", str(tmp_path), str(scenario)], capture_output=True,
+                         text=True, timeout=900)
+    assert run.returncode == 0 and run.stdout.startswith("PASS "), run.stdout + run.stderr
