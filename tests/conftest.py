@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The helpers every room's tests use (mpvm, vboard, engine_driver, flashing...) and the fakes.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 from vboard import VBoard  # noqa: E402
 

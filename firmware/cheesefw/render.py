@@ -24,10 +24,6 @@ class PowerLimiter:
         self.ma_full_white = led.get("ma_full_white", 60)
         self.budget_ma = led["budget_ma"]
 
-    def estimate_ma(self, frame):
-        """The frame's estimated current in mA."""
-        return sum(frame) * self.ma_full_white // 765
-
     def limit(self, frame, out):
         """Copy frame into out, scaled down if needed to keep within budget."""
         total = sum(frame)  # 765 per pixel at full white

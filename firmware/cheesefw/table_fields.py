@@ -21,16 +21,21 @@ def int_in(game, d, key, low, high, where=""):
     return value
 
 
-def choose_options(game, table, options):
-    """The options of a game: `options` checked against `table` (the OPTIONS), defaults filled."""
+def choose_options(game, choices, options):
+    """The options of a game: `options` (a dict, or None for the defaults) checked against
+    `choices` (the game's OPTIONS), the first value of each the default."""
+    if options is None:
+        options = {}
+    if type(options) is not dict:
+        raise ValueError("%s: options expected a dict, got %r" % (game, options))
     chosen = {}
-    for key, values in table:
-        chosen[key] = values[0]  # the first value is the default
-    for key in options or {}:
-        allowed = [v for k, v in table if k == key]
+    for key, values in choices:
+        chosen[key] = values[0]
+    for key in options:
+        allowed = [v for k, v in choices if k == key]
         value = options[key]
         if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in table]
+            want = allowed[0] if allowed else [k for k, _ in choices]  # (True is not 1 here)
             raise ValueError("%s: option %r expected one of %r, got %r" % (game, key, want, value))
         chosen[key] = value
     return chosen
@@ -38,15 +43,10 @@ def choose_options(game, table, options):
 
 def for_game(game):
     """field, int_in and choose_options with the game's name given: what a game's table reader
-    calls, each refusal naming its game."""
-
-    def game_field(d, key, kind, where=""):
-        return field(game, d, key, kind, where)
-
-    def game_int_in(d, key, low, high, where=""):
-        return int_in(game, d, key, low, high, where)
-
-    def game_options(table, options):
-        return choose_options(game, table, options)
-
-    return game_field, game_int_in, game_options
+    calls, each refusal naming its game. (Lambdas: they have no names of their own, which a
+    board would intern.)"""
+    return (
+        lambda d, key, kind, where="": field(game, d, key, kind, where),
+        lambda d, key, low, high, where="": int_in(game, d, key, low, high, where),
+        lambda choices, options: choose_options(game, choices, options),
+    )

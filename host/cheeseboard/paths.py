@@ -5,12 +5,14 @@ import shutil
 import sys
 from pathlib import Path
 
+from cheeseboard import CheeseboardError
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 PROFILES = ROOT / "hardware" / "profiles"
 
 
-class ProfileError(Exception):
+class ProfileError(CheeseboardError):
     """A hardware profile is missing or malformed."""
 
 

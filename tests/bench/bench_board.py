@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 
 from table import print_table  # noqa: E402

@@ -23,15 +23,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from flashing import append, firmware_copy, flash  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import deploy, image  # noqa: E402
-from cheeseboard.link import Link  # noqa: E402
+from cheeseboard.flash import deploy, image  # noqa: E402
+from cheeseboard.flash.link import Link  # noqa: E402
 from cheeseboard.paths import load_profile  # noqa: E402
 
 BAUD = 115200

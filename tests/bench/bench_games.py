@@ -25,8 +25,9 @@ sys.path.insert(0, str(HERE))
 
 from table import print_table  # noqa: E402
 
-from cheeseboard import build, paths  # noqa: E402
-from cheeseboard import image as images  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import build  # noqa: E402
+from cheeseboard.flash import image as images  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 SCRIPT = HERE / "games_on_vm.py"

@@ -27,7 +27,8 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(HERE))
 
-from cheeseboard import build, image, paths  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import build, image  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 TARGET = 64 * 1024  # the board's heap target at 32 bits

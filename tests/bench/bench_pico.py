@@ -34,14 +34,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from flashing import flash  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import image  # noqa: E402
+from cheeseboard.flash import image  # noqa: E402
 from cheeseboard.paths import load_profile  # noqa: E402
 
 PROFILE = "pico"

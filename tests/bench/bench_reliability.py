@@ -1,4 +1,4 @@
-"""Reliability under attack, counted (the README's figures): each case bounded.
+"""Reliability under attack, counted (docs/benchmarks.md's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
                        [--tables N] [--requests N] [--files 0] [--jobs N]; a count of 0 leaves a
@@ -12,11 +12,12 @@
 - mutated rule tables, a quarter of them with a syntax change (a trailing comma, `01`, a bad
   escape: table_mutations.syntax_mutation): host and board (its check on the real MicroPython
   VM) agree, and the board's check never crashes;
-- fuzzed requests with extreme field values (tests/request_fuzz.py): each answered, no restart;
+- fuzzed requests with extreme field values (tests/support/request_fuzz.py): each answered, no
+  restart;
 - corrupted flash files: every file the board keeps, each corrupted every way
-  (tests/test_flash_files.py's matrix), on a board with a game in progress: the board answers
+  (tests/flash/test_flash_files.py's matrix), on a board with a game in progress: the board answers
   its program (not left at the REPL), and the game goes on where its journal was whole.
-(The seven bad firmwares are tests/test_flash_bad_firmware.py, in `make test`.)
+(The seven bad firmwares are tests/flash/test_flash_bad_firmware.py, in `make test`.)
 """
 
 import argparse
@@ -29,7 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
+sys.path.insert(0, str(HERE.parent / "flash"))  # the flash tests' power cuts and corruptions
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "firmware"))
 
@@ -40,7 +42,7 @@ from table_mutations import board_verdicts, cases  # noqa: E402
 from test_flash_power_open import DEADLINE, WINDOW, cut_during_flash  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard.rules import check_bytes  # noqa: E402
+from cheeseboard.rules.check import check_bytes  # noqa: E402
 
 
 def resets(n, tmp):

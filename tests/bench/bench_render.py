@@ -22,8 +22,9 @@ sys.path.insert(0, str(HERE))
 
 from table import print_table  # noqa: E402
 
-from cheeseboard import build, paths  # noqa: E402
-from cheeseboard import image as images  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import build  # noqa: E402
+from cheeseboard.flash import image as images  # noqa: E402
 from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 N = 500
@@ -81,12 +82,13 @@ def redraw_tick():
     a._dirty = True
     a.tick()
 
-assert limiter.estimate_ma(frame) <= profile["led"]["budget_ma"]
+ma_full_white = profile["led"].get("ma_full_white", 60)  # the current, as the limiter reckons it
+assert sum(frame) * ma_full_white // 765 <= profile["led"]["budget_ma"]
 r = {"count": count, "copy_us": per_tick(copy_loop),
      "limit_white_us": per_tick(lambda: limiter.limit(white, out)),
      "limit_frame_us": per_tick(lambda: limiter.limit(frame, out))}
 limiter.limit(white, out)
-r["white_ma"] = limiter.estimate_ma(out)
+r["white_ma"] = sum(out) * ma_full_white // 765
 f0 = board.frames
 r["tick_us"] = per_tick(game_tick)
 r["game_frames"] = board.frames - f0

@@ -29,11 +29,11 @@ sys.path.insert(0, str(HERE))
 from table import print_table  # noqa: E402
 
 DEFAULT_FILES = (
-    "tests/test_vboard_buttons.py",
-    "tests/test_flash_bad_firmware.py",
-    "tests/test_vboard_reset.py",
-    "tests/test_kalle_vboard.py",
-    "tests/test_vboard_console.py",
+    "tests/board/test_vboard_buttons.py",
+    "tests/flash/test_flash_bad_firmware.py",
+    "tests/board/test_vboard_reset.py",
+    "tests/board/test_kalle_vboard.py",
+    "tests/board/test_vboard_console.py",
 )
 LONG_SCENARIO = """\
 name: thirty seconds of the board's time

@@ -24,14 +24,16 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from mpvm import run_mp  # noqa: E402
 from table import print_table  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
-from cheeseboard import build, image, paths, sync  # noqa: E402
+from cheeseboard import paths  # noqa: E402
+from cheeseboard.flash import build, image  # noqa: E402
+from cheeseboard.rules import sync  # noqa: E402
 
 BAUD = 115200
 

@@ -6,8 +6,8 @@ What a player sees at a glance:
 - marks (cheese, face-down tiles, holes) where no piece stands;
 - the choice on offer: its spaces blink white, or in the colour the hint names for a space
   (`paint`: whose mouse is offered), or, when its hint has a "ghost" (a card about to be
-  laid), the ghost's colours blink over what lies beneath; a piece the view names in "blink"
-  blinks too;
+  laid), the ghost's colours over what lies beneath, 750 ms of each second; a piece the
+  view names in "blink" blinks too;
 - whose turn: that seat's pixel blinks in the player's colour, the others glow dim;
 - the die pixels: the dice, each in its colour; or a power's sign (its pattern, in its colour);
   or, for the space the hint `count`s, one pixel per piece in its owner's colour;
@@ -202,8 +202,11 @@ class Painter:
             for j in range(len(pixels)):
                 key = keys[j] if j < len(keys) else None
                 _set(frame, pixels[j], OFF if key is None else colour(key))
-        if offer is not None and blink_on:
-            ghost = offer.get("ghost")
+        ghost = offer.get("ghost") if offer is not None else None
+        # A card on offer shows three quarters of each second and the table beneath it one
+        # quarter: held long enough to read as a card in the hand, not a flicker, and still
+        # showing what it would cover. Other choices blink half and half.
+        if offer is not None and (blink_on if ghost is None else (now // BLINK_MS) % 4 != 3):
             paints = offer.get("paint", ())  # [space, key]: blinks in that colour, not white
             for space in offer.get("spaces", ()) if ghost is None else ():
                 rgb = WHITE
@@ -298,17 +301,24 @@ class Painter:
 
     def _count(self, frame, pieces, space, cycle):
         """The pieces on space, one die pixel each in its owner's colour; when there are more
-        than pixels, one owner at a time (each for CYCLE_MS), as many pixels as they have."""
+        than pixels, they take turns in pages of one owner each (each for CYCLE_MS), as many
+        pixels as that owner has, at most all of them: six mice of one colour on a five-pixel
+        die show as five, then one, so that no mouse is left out of the count."""
         owners = [who for s, who in pieces if s == space]  # sorted: equal owners adjacent
         pixels = self.die
-        if len(owners) > len(pixels):
-            kinds = []
-            for who in owners:
-                if not kinds or kinds[-1] != who:
-                    kinds.append(who)
-            who = kinds[cycle % len(kinds)]
-            owners = [w for w in owners if w == who]
-        for j in range(min(len(owners), len(pixels))):
+        size = len(pixels)
+        if len(owners) > size:
+            pages = []  # (where the page starts in owners, how many it shows)
+            start = 0
+            while start < len(owners):
+                end = start
+                while end < len(owners) and end - start < size and owners[end] == owners[start]:
+                    end += 1
+                pages.append((start, end - start))
+                start = end
+            start, n = pages[cycle % len(pages)]
+            owners = owners[start:start + n]
+        for j in range(len(owners)):
             _set(frame, pixels[j], self.colour(owners[j]))
 
     def _seats(self, frame, turn, blink_on, players):

@@ -508,6 +508,7 @@ class Play:
             d["private"] = secret  # True: the offer is hidden until its player holds PEEK
         if self.wait in (DECIDE, REACT) and not secret:
             d["offer"] = self.choices[self.cursor]
+            d["text"] = self.state.hint(d["offer"]).get("text")  # the offer in the game's words
             d["choices"] = len(self.choices)
         if self.wait in (SEAT, HAND):
             d["seat"] = self.seat

@@ -97,8 +97,5 @@ class History:
                 return False
         return True
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     def __repr__(self):
         return repr(list(self))

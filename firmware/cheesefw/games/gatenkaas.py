@@ -12,6 +12,7 @@ be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the l
 
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for the tests too)
+    DISCARD,
     HAND,
     MOUSE,
     OUT,
@@ -20,9 +21,12 @@ from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for 
     TABLE,
     Deck,
     check_rules,
+    placement,
+    unpack,
 )
 from cheesefw.games.gatenkaas_layout import Layout
 from cheesefw.games.gatenkaas_placing import placements
+from cheesefw.games.replayed import Replayed
 
 NAME = "gatenkaas"
 OPTIONS = (
@@ -30,17 +34,13 @@ OPTIONS = (
     ("hands", ("hidden", "open")),  # "open": every hand may be seen (for children)
 )
 
-DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
-
 # The phases, in the order they come.
 DEAL = "deal"  # chance: "Each player draws 5 cards" (one card a node, round the table)
 LOT = "lot"  # chance: "Determine a starting player by lot"
 PLAY = "play"  # the player lays a card (or, with none that can be laid, discards one)
 DRAW = "draw"  # chance: "They draw a new card from the draw pile"
 OVER = "over"
-_PHASES = (DEAL, LOT, PLAY, DRAW, OVER)
 
-_FIELDS = "phase player dealt cheese".split()
 _COLOUR_KEYS = ("0", "1", "2", "3")  # a mouse's (and its seat's) palette key
 _BODIES = ("card0", "card1", "card2")  # card bodies in three tints, so that edges show
 
@@ -56,16 +56,6 @@ def check_table(rules):
     return deck
 
 
-def placement(card, col, row, turn, cols):
-    """The action that lays `card` with its corner on (col, row), turned `turn` quarters."""
-    return (card * 4 + turn) * 256 + row * cols + col
-
-
-def unpack(a):
-    """(card, turn, corner cell) of a placement action."""
-    return a >> 10, (a >> 8) & 3, a & 255
-
-
 def bot_move(state, rng, level="strong"):
     """The board's choice for the seat to act (its rng: the engine's seeded source)."""
     from cheesefw.games import decide, gatenkaas_bot
@@ -73,12 +63,12 @@ def bot_move(state, rng, level="strong"):
     return decide(gatenkaas_bot.think(state, rng, level))
 
 
-class State:
+class State(Replayed):
     """One game of Gatenkaas, driven by actions and chance outcomes."""
 
     def __init__(self, rules, options=None):
         self.deck = deck = check_table(rules)
-        self.options = _choose_options(options, rules["players"])
+        self.options = _options(options, rules["players"])
         self.hand_size = rules["hand"]
         self.supply = rules["cheese"]
         self.tally_ids = rules["side_spaces"]  # per seat a row of pixels: its cheese
@@ -176,9 +166,6 @@ class State:
                     self.cheese[k] += 1
             self._lay(a)
             self._after_play()
-
-    def action_player(self, a):
-        return self.current_player()
 
     def is_terminal(self):
         return self.phase == OVER
@@ -279,30 +266,10 @@ class State:
     def to_dict(self):
         d = {"options": dict(self.options), "history": list(self.history),
              "laid": list(self.laid), "where": list(self.where)}
-        for key in _FIELDS:
+        for key in ("phase", "player", "dealt", "cheese"):
             value = getattr(self, key)
             d[key] = list(value) if type(value) is list else value
         return d
-
-    @classmethod
-    def from_dict(cls, rules, d):
-        """The state saved by to_dict: its history replayed, then checked against its fields."""
-        try:
-            s = cls(rules, d["options"])
-            for a in d["history"]:
-                s.apply_action(a)
-            again = s.to_dict()
-            wrong = [k for k in _FIELDS + ["laid", "where"] if again[k] != d[k]]
-        except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError("gatenkaas: state expected the fields of to_dict, got %r"
-                             % (e,)) from None
-        if wrong:
-            raise ValueError("gatenkaas: state expected fields that its history gives, got "
-                             "others in %r" % (wrong,))
-        return s
-
-    def __eq__(self, other):
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
 
     # -- cards -------------------------------------------------------------------------------
 
@@ -351,18 +318,16 @@ class State:
                                 else "placements", a))
 
 
-def _choose_options(options, players):
-    chosen = {}
-    for key, values in OPTIONS:
-        chosen[key] = values[0]
-    for key in options or {}:
-        allowed = [v for k, v in OPTIONS if k == key]
-        value = options[key]
-        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in OPTIONS]
-            raise ValueError("gatenkaas: option %r expected one of %r, got %r"
-                             % (key, want, value))
-        chosen[key] = value
+def _options(options, players):
+    """The options checked against OPTIONS, defaults filled in, by the reader every game shares
+    (table_fields), which the board lets go of at once; and against the table's players."""
+    from cheesefw.modules import forget
+    from cheesefw.table_fields import choose_options
+
+    try:
+        chosen = choose_options(NAME, OPTIONS, options)
+    finally:
+        forget("cheesefw.table_fields")
     if not players["min"] <= chosen["players"] <= players["max"]:
         raise ValueError("gatenkaas: option 'players' expected %d..%d (rules.players), got %d"
                          % (players["min"], players["max"], chosen["players"]))

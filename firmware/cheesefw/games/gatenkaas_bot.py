@@ -11,8 +11,7 @@ source, so the same seed replays the same game.
 engine can spread a hand's several hundred placements over its ticks.
 """
 
-from cheesefw.games.gatenkaas import DISCARD, unpack
-from cheesefw.games.gatenkaas_deck import HOLE, MOUSE
+from cheesefw.games.gatenkaas_deck import DISCARD, HOLE, MOUSE, unpack
 
 
 def gains(state, a):

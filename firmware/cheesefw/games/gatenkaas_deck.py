@@ -8,18 +8,18 @@ area cell each face cell lands on. Area cells are ints `row * cols + col`; their
 "a1".. (column letter, row number from 1), as the profile's map names them.
 """
 
+from cheesefw import const
+
 BODY = 0
 HOLE = 1
 MOUSE = 2  # + colour (0..3): a mouse printed in the colour of seat `colour`
 
 # The rulebook's make-up: "29 cards: 1 start card, 4 cat cards and 24 mouse cards", "4 mice
-# (1 per colour)", "32 pieces of cheese"; "There are cards with 1 or 2 holes".
-START_CARDS = 1
-CAT_CARDS = 4
-MOUSE_CARDS = 24
-COLOURS = 4
-CHEESE = 32
-HOLES = (1, 2)
+# (1 per colour)", "32 pieces of cheese"; "There are cards with 1 or 2 holes" (Deck checks it).
+_CAT_CARDS = const(4)
+_MOUSE_CARDS = const(24)
+_COLOURS = const(4)
+_CHEESE = const(32)
 
 # Where each card is (State.where): the pile, the table, out of the game, or a hand.
 PILE = 0
@@ -27,6 +27,20 @@ TABLE = 1
 OUT = 2  # discarded, face up
 REMOVED = 3  # "With 3 players, remove 1 cat card from the game"
 HAND = 4  # + seat
+
+# The actions (gatenkaas.py): a placement is `(card * 4 + turn) * 256 + cell`, sorted by card,
+# then turn, then the corner cell in reading order; DISCARD + card sets a card aside.
+DISCARD = 0x8000  # + card: no card in hand can be laid, so this one goes out of the game
+
+
+def placement(card, col, row, turn, cols):
+    """The action that lays `card` with its corner on (col, row), turned `turn` quarters."""
+    return (card * 4 + turn) * 256 + row * cols + col
+
+
+def unpack(a):
+    """(card, turn, corner cell) of a placement action."""
+    return a >> 10, (a >> 8) & 3, a & 255
 
 
 class Deck:
@@ -49,11 +63,11 @@ class Deck:
             raise ValueError("gatenkaas rules: card expected to fit the grid %dx%d turned, got "
                              "%dx%d" % (cols, rows, w, h))
         colours = field(rules, "colours", list)
-        if len(colours) != COLOURS or [c for c in colours if type(c) is not str or not c]:
+        if len(colours) != _COLOURS or [c for c in colours if type(c) is not str or not c]:
             raise ValueError("gatenkaas rules: colours expected %d names, got %r"
-                             % (COLOURS, colours))
+                             % (_COLOURS, colours))
         letters = [c[0] for c in colours]
-        if len(set(letters)) != COLOURS or "o" in letters or "." in letters:
+        if len(set(letters)) != _COLOURS or "o" in letters or "." in letters:
             raise ValueError("gatenkaas rules: colours expected distinct first letters (not o),"
                              " got %r" % (colours,))
         self.letters = "".join(letters)
@@ -61,14 +75,14 @@ class Deck:
         faces = [self._face(field(start, "face", list, "start."), "start.face")]
         cats = field(rules, "cats", list)
         mice = field(rules, "mice", list)
-        for kind, cards, count in (("cats", cats, CAT_CARDS), ("mice", mice, MOUSE_CARDS)):
+        for kind, cards, count in (("cats", cats, _CAT_CARDS), ("mice", mice, _MOUSE_CARDS)):
             if len(cards) != count:
                 raise ValueError("gatenkaas rules: %s expected %d cards (the rulebook's make-up),"
                                  " got %d" % (kind, count, len(cards)))
             for i in range(len(cards)):
                 faces.append(self._face(cards[i], "%s[%d]" % (kind, i)))
         self.faces = faces
-        self.cats = CAT_CARDS  # ids 1..cats are the cat cards
+        self.cats = _CAT_CARDS  # ids 1..cats are the cat cards
         self.size = len(faces)
         self._check_holes()
         # Where face cell i lands for each turn: (dcol, drow) from the placement's corner.
@@ -124,7 +138,7 @@ class Deck:
                 where, ok = "start.face", holes == 0
             else:
                 kind, i = ("cats", c - 1) if self.is_cat(c) else ("mice", c - 1 - self.cats)
-                where, ok = "%s[%d]" % (kind, i), holes in HOLES
+                where, ok = "%s[%d]" % (kind, i), holes in (1, 2)
             if not ok:
                 want = "no hole" if c == 0 else "1 or 2 holes"
                 raise ValueError("gatenkaas rules: %s expected %s, got %d" % (where, want, holes))
@@ -172,8 +186,8 @@ def check_rules(rules, deck):
     """The rest of the table: hand, players, cats out, cheese, tallies, palette."""
     field(rules, "version", int)
     players = field(rules, "players", dict)
-    low = int_in(players, "min", 2, COLOURS, "players.")
-    high = int_in(players, "max", low, COLOURS, "players.")
+    low = int_in(players, "min", 2, _COLOURS, "players.")
+    high = int_in(players, "max", low, _COLOURS, "players.")
     hand = int_in(rules, "hand", 1, 10, "")
     if hand * high > deck.size - 1 - deck.cats:
         raise ValueError("gatenkaas rules: hand expected at most %d cards for %d players, got %d"
@@ -185,13 +199,13 @@ def check_rules(rules, deck):
                              % (low, high, key))
         int_in(out, key, 0, deck.cats, "cats_out.")
     cheese = field(rules, "cheese", int)
-    if cheese != CHEESE:
+    if cheese != _CHEESE:
         raise ValueError("gatenkaas rules: cheese expected %d (the rulebook's make-up), got %r"
-                         % (CHEESE, cheese))
+                         % (_CHEESE, cheese))
     tallies = field(rules, "side_spaces", list)
-    if len(tallies) % COLOURS or [t for t in tallies if type(t) is not str]:
+    if len(tallies) % _COLOURS or [t for t in tallies if type(t) is not str]:
         raise ValueError("gatenkaas rules: side_spaces expected the same number of tally ids "
-                         "per seat (%d seats), got %r" % (COLOURS, tallies))
+                         "per seat (%d seats), got %r" % (_COLOURS, tallies))
     for kind, rgb in field(rules, "palette", dict).items():
         if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:
             raise ValueError("gatenkaas rules: palette.%s expected [r, g, b], got %r"

@@ -185,8 +185,5 @@ class Codes:
                 return False
         return True
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     def __repr__(self):
         return repr(list(self))

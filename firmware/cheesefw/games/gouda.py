@@ -85,7 +85,7 @@ def _read(rules, options):
         return b, gouda_table.read_options(OPTIONS, options, b)
     finally:
         gouda_table = None
-        forget("cheesefw.games.gouda_table")
+        forget("cheesefw.games.gouda_table", "cheesefw.table_fields")
 
 
 class State(Powers):
@@ -96,41 +96,44 @@ class State(Powers):
         # not kept (parsed, Gouda's is some 3.5 KB of a board's heap).
         b, o = _read(rules, options)
         self.options = o
-        self._b = b
+        self.board = b
         self.n = n = o["players"]
         # Setup. With powers the markers are dealt first; then each player in turn puts all their
         # mice on a start space (or, with placement "each", one mouse, round after round).
-        self.ph = PLACE
-        self.k = 0  # markers dealt, then placements made, so far
-        self.cur = 0  # the roller; "The youngest player starts the game": player 0
-        self.cnt = bytearray(b.S * n)  # cnt[s * n + p]: mice of player p on space s
+        self.phase = PLACE
+        self.setup_count = 0  # markers dealt, then placements made, so far
+        self.turn = 0  # whose turn it is, the roller; "The youngest player starts the game"
+        self.mice = bytearray(b.S * n)  # mice[s * n + p]: the mice of player p on space s
         self.gone = bytearray(n)  # mice that ate a festival cheese and left the game
         # The roll: the space designated, the space it applies to (a Transfer moves it), the dice.
-        self.org = 0
-        self.tgt = 0
+        self.designated = 0
+        self.target = 0
         self.dice = bytearray(3)  # greens, yellows, reds on show
-        self.pend = 0  # dice still to roll
-        self.ag = 0  # greens still to apply
-        self.ar = 0  # reds still to apply
+        self.to_roll = 0  # dice still to roll
+        self.greens_left = 0  # greens still to apply
+        self.reds_left = 0  # reds still to apply
         # Powers: hands, the pool they are dealt from, the window, the power being played.
         self.hand = bytearray(n * NT)
         self.pool = bytearray(NT)
-        self.win = W_ROLL
-        self.last = NONE  # the last power played in this window chain: what a Cancel undoes
-        self.snap = bytearray(5)  # the roll before that power: greens, yellows, reds, tgt, xt
-        self.pp = 0  # the power's player, while they choose
-        self.pt = 0  # the power's type, while they choose
-        self.xt = NONE  # a pending Extra Turn: NONE, OWN, or the space designated for the roller
+        self.window = W_ROLL  # the window open: after the roll, or after the moves
+        self.last_power = NONE  # the last power played in this window chain: what a Cancel undoes
+        # What a Cancel of that power restores, the roll before it: greens, yellows, reds, the
+        # target, the pending Extra Turn.
+        self.undo = bytearray(5)
+        self.power_player = 0  # the power's player, while they choose
+        self.power_type = 0  # the power's type, while they choose
+        # A pending Extra Turn: NONE, OWN, or the space an opponent designated for the roller.
+        self.extra_turn = NONE
         self.again = 0  # 1 while the roller plays the second turn an Extra Turn gave
         # Cheese and scores.
         self.cheese = b.feast if o["festival"] else 1  # cheeses left on the table
         self.course = bytearray(b.S)  # the value of the extra cheese on each space, 0 for none
         self.score = bytearray(n)
-        self.arr = bytearray([NONE] * n)  # the order in which players first reached the table
-        self.narr = 0
-        self._h = bytearray(64)  # the history: one byte per action (three for a big code)
-        self._hn = 0  # bytes used in _h
-        self._hc = 0  # actions in it
+        self.arrival = bytearray([NONE] * n)  # per player: its place in the order of arrival
+        self.arrived = 0  # players who have reached the table so far
+        self._log = bytearray(64)  # the history: one byte per action (three for a big code)
+        self._log_len = 0  # bytes used in _log
+        self._actions = 0  # actions in it
         if o["extra_cheese"]:
             for s, v in b.extra:
                 if s != b.top:
@@ -142,7 +145,7 @@ class State(Powers):
             else:
                 for t in range(NT):
                     self.pool[t] = b.each
-                self.ph = DEAL
+                self.phase = DEAL
 
     # -- whose turn, and what they may do ----------------------------------------------------
 
@@ -152,76 +155,76 @@ class State(Powers):
 
     def current_player(self):
         """The player to act, or CHANCE, REACTION, TERMINAL."""
-        ph = self.ph
-        if ph == DEAL or ph == ROLL:
+        phase = self.phase
+        if phase == DEAL or phase == ROLL:
             return CHANCE
-        if ph == REACT:
+        if phase == REACT:
             return REACTION
-        if ph == OVER:
+        if phase == OVER:
             return TERMINAL
-        if ph == CHOOSE:
-            return self.pp
-        if ph == PLACE:
-            return self.k % self.n  # with "together" k < n: each player places once
-        return self.cur
+        if phase == CHOOSE:
+            return self.power_player
+        if phase == PLACE:
+            return self.setup_count % self.n  # "together": n placements, one a player
+        return self.turn
 
     def legal_actions(self):
         """The legal actions, sorted (PASS first in a REACTION window); [] at chance and the end."""
-        decode = self._b.decode
+        decode = self.board.decode
         return [decode(c) for c in self._legal()]
 
     def chance_outcomes(self):
         """At a chance node: sorted (outcome, probability) pairs; [] elsewhere."""
-        if self.ph == ROLL:
-            return list(self._b.roll)
-        if self.ph == DEAL:  # "the power markers are shuffled": draw from what is left
+        if self.phase == ROLL:
+            return list(self.board.roll)
+        if self.phase == DEAL:  # "the power markers are shuffled": draw from what is left
             total = sum(self.pool)
             return [(POWERS[t], self.pool[t] / total) for t in range(NT) if self.pool[t]]
         return []
 
     def roller(self):
         """At a die roll: the player whose turn it is (a re-roll is theirs to watch too)."""
-        return self.cur
+        return self.turn
 
     def chance_is_roll(self):
         """True at a die roll (the players roll it), False at the deal of the markers (unseen)."""
-        return self.ph == ROLL
+        return self.phase == ROLL
 
     def action_player(self, a):
         """Who takes action a: the marker's owner for a play, REACTION for PASS in a window."""
-        c = self._b.encode(a, self.n)
-        if self.ph == REACT:
+        c = self.board.encode(a, self.n)
+        if self.phase == REACT:
             if c == 0:
                 return REACTION
-            return (c - self._b.c_play) // NT
+            return (c - self.board.c_play) // NT
         return self.current_player()
 
     def apply_action(self, a):
         """Apply a legal action or chance outcome; raise ValueError and change nothing otherwise."""
-        b = self._b
+        b = self.board
         c = b.encode(a, self.n)
-        ph = self.ph
-        if ph == DEAL or ph == ROLL:
+        phase = self.phase
+        if phase == DEAL or phase == ROLL:
             ok = c in [b.encode(x, 0) for x, _ in self.chance_outcomes()]
         else:
             ok = c in self._legal()
         if not ok:
             raise ValueError(f"illegal action: expected one of {self._expected()!r}, got {a!r}")
         self._push(c)
-        if ph == DEAL:
+        if phase == DEAL:
             self._deal(c - b.c_deal)
-        elif ph == PLACE:
+        elif phase == PLACE:
             self._place(c - b.c_place)
-        elif ph == GO:
+        elif phase == GO:
             self._roll(c - b.c_go)
-        elif ph == ROLL:
+        elif phase == ROLL:
             self._die(c - b.c_col)
-        elif ph == MOVE:
+        elif phase == MOVE:
             c -= b.c_move
             self._move(c // b.S, c % b.S)
-        elif ph == REACT and c == 0:
+        elif phase == REACT and c == 0:
             self._pass()
-        elif ph == REACT:
+        elif phase == REACT:
             c -= b.c_play
             self._play(c // NT, c % NT)
         else:
@@ -234,50 +237,50 @@ class State(Powers):
         # random": player 0 draws all theirs, then player 1, ...; the rest stay out of the game.
         m = self.options["markers"]
         self.pool[t] -= 1
-        self.hand[self.k // m * NT + t] += 1
-        self.k += 1
-        if self.k == self.n * m:
-            self.k = 0
-            self.ph = PLACE
+        self.hand[self.setup_count // m * NT + t] += 1
+        self.setup_count += 1
+        if self.setup_count == self.n * m:
+            self.setup_count = 0
+            self.phase = PLACE
 
     def _place(self, s):
         # In turn: a player sees where the others put their mice before placing theirs.
         n = self.n
         each = self.options["placement"] == "each"
-        self.cnt[s * n + self.k % n] += 1 if each else self._b.mice
-        self.k += 1
-        if self.k == (n * self._b.mice if each else n):
-            self.k = 0
-            self.cur = 0
-            self.ph = GO
+        self.mice[s * n + self.setup_count % n] += 1 if each else self.board.mice_each
+        self.setup_count += 1
+        if self.setup_count == (n * self.board.mice_each if each else n):
+            self.setup_count = 0
+            self.turn = 0
+            self.phase = GO
 
     # -- a turn: designate, roll, react, apply -----------------------------------------------
 
     def _roll(self, s):
         """Roll for space s: one die per mouse in it, all colours counted, at most 5."""
-        self.org = self.tgt = s
+        self.designated = self.target = s
         self.dice[0] = self.dice[1] = self.dice[2] = 0
-        self.pend = min(self._b.ndice, self._total(s))
-        self.win = W_ROLL
-        self.last = NONE
-        self.ph = ROLL
+        self.to_roll = min(self.board.ndice, self._total(s))
+        self.window = W_ROLL
+        self.last_power = NONE
+        self.phase = ROLL
 
     def _die(self, colour):
         self.dice[colour] += 1
-        self.pend -= 1
-        if not self.pend:
-            self._window()  # the others may react to the roll (or to a re-roll)
+        self.to_roll -= 1
+        if not self.to_roll:
+            self._open_window()  # the others may react to the roll (or to a re-roll)
 
-    def _window(self):
+    def _open_window(self):
         """Open a reaction window, or go on as if all passed when nobody holds a marker."""
         if max(self.hand):
-            self.ph = REACT
+            self.phase = REACT
         else:
             self._pass()
 
     def _pass(self):
-        self.last = NONE
-        if self.win == W_ROLL:
+        self.last_power = NONE
+        if self.window == W_ROLL:
             self._apply_roll()
         else:
             self._next_turn()
@@ -285,73 +288,73 @@ class State(Powers):
     def _apply_roll(self):
         # Each result moves a different mouse of the target space: greens first, then reds (the
         # order cannot change where mice end). A red on a start space has nowhere to go.
-        self.ag = self.dice[0]
-        self.ar = self.dice[2] if self._b.dn[self.tgt] else 0
-        if self.ag or self.ar:
-            self.ph = MOVE
+        self.greens_left = self.dice[0]
+        self.reds_left = self.dice[2] if self.board.dn[self.target] else 0
+        if self.greens_left or self.reds_left:
+            self.phase = MOVE
         else:
             self._end_turn()
 
     def _move(self, o, d):
         """A mouse of player o leaves the target space for d; a moved mouse is done for the turn."""
         n = self.n
-        self.cnt[self.tgt * n + o] -= 1
-        self.cnt[d * n + o] += 1
-        if self.ag:
-            self.ag -= 1
+        self.mice[self.target * n + o] -= 1
+        self.mice[d * n + o] += 1
+        if self.greens_left:
+            self.greens_left -= 1
         else:
-            self.ar -= 1
+            self.reds_left -= 1
         self._arrive(o, d)
-        if self.ph != OVER and not (self.ag or self.ar):
+        if self.phase != OVER and not (self.greens_left or self.reds_left):
             self._end_turn()
 
     def _end_turn(self):
-        self.win = W_END
-        self.last = NONE
-        self._window()  # Extra Turn time
+        self.window = W_END
+        self.last_power = NONE
+        self._open_window()  # Extra Turn time
 
     def _next_turn(self):
-        xt = self.xt
-        self.xt = NONE
-        self.again = 1 if xt != NONE else 0
-        if xt == OWN:
-            self.ph = GO  # the same roller plays a second turn
-        elif xt != NONE:
-            self._roll(xt)  # a second turn, on the space an opponent designated
+        extra = self.extra_turn
+        self.extra_turn = NONE
+        self.again = 1 if extra != NONE else 0
+        if extra == OWN:
+            self.phase = GO  # the same roller plays a second turn
+        elif extra != NONE:
+            self._roll(extra)  # a second turn, on the space an opponent designated
         else:
             n = self.n
             for i in range(1, n + 1):  # clockwise: the next player with a mouse still in play
-                p = (self.cur + i) % n
+                p = (self.turn + i) % n
                 if self._has_mice(p):
-                    self.cur = p
-                    self.ph = GO
+                    self.turn = p
+                    self.phase = GO
                     return
-            self.ph = OVER  # nobody has a mouse left (only with tables of very few mice)
+            self.phase = OVER  # nobody has a mouse left (only with tables of very few mice)
 
     # -- the end -----------------------------------------------------------------------------
 
     def _arrive(self, o, d):
         """A mouse of player o reached space d: the table's cheese, or a cheese on the course."""
-        b = self._b
+        b = self.board
         if d == b.top:
             self.cheese -= 1
             self.score[o] += b.extra_top if self.options["extra_cheese"] else 1
-            if self.arr[o] == NONE:
-                self.arr[o] = self.narr
-                self.narr += 1
+            if self.arrival[o] == NONE:
+                self.arrival[o] = self.arrived
+                self.arrived += 1
             if self.options["festival"]:  # it eats its cheese and leaves the game
-                self.cnt[d * self.n + o] -= 1
+                self.mice[d * self.n + o] -= 1
                 self.gone[o] += 1
             if not self.cheese:  # "as soon as": results not yet applied are lost
-                self.ag = self.ar = 0
-                self.ph = OVER
+                self.greens_left = self.reds_left = 0
+                self.phase = OVER
         elif self.course[d]:  # an extra cheese: the mouse takes it and races on
             self.score[o] += self.course[d]
             self.course[d] = 0
 
     def is_terminal(self):
         """True when the game is over."""
-        return self.ph == OVER
+        return self.phase == OVER
 
     def scores(self):
         """Cheese per player: 1 per table cheese, or the designer's points with extra cheeses."""
@@ -359,10 +362,10 @@ class State(Powers):
 
     def ranking(self):
         """Players best first: most cheese, earliest on the table, seat; [] until the end."""
-        if self.ph != OVER:
+        if self.phase != OVER:
             return []
         order = list(range(self.n))
-        order.sort(key=lambda p: (-self.score[p], self.arr[p], p))
+        order.sort(key=lambda p: (-self.score[p], self.arrival[p], p))
         return order
 
     def winners(self):
@@ -374,13 +377,13 @@ class State(Powers):
 
     def hint(self, a):
         """What to light to offer action a: {"spaces": [space ids], "text": short label}."""
-        b = self._b
+        b = self.board
         a = b.decode(b.encode(a, self.n))
-        tgt = b.ids[self.tgt]
+        target = b.ids[self.target]
         if a == "pass":
             return {"spaces": [], "text": "pass", "mark": "pass"}
         if a in COLOURS:
-            return {"spaces": [tgt], "text": a}
+            return {"spaces": [target], "text": a}
         if type(a) is str:
             return {"spaces": [], "text": "deal"}  # never shows what was dealt
         kind = a[0]
@@ -388,43 +391,44 @@ class State(Powers):
         # space the mouse leaves blinks in its owner's colour (whose mouse it is), the space it
         # enters in white. (The space it enters may already show that colour: the one it
         # leaves shows other colours whenever there is a choice of owner.)
-        if kind == "go" and self.ph == CHOOSE:  # an Extra Turn's space, for the roller
+        if kind == "go" and self.phase == CHOOSE:  # an Extra Turn's space, for the roller
             return {"spaces": [a[1]], "text": "extra turn", "mark": "extra", "count": a[1]}
         if kind == "go":
             return {"spaces": [a[1]], "text": "roll", "count": a[1]}
         if kind == "move":
-            return {"spaces": sorted([tgt, a[2]]), "text": "up" if self.ag else "down",
-                    "paint": [[tgt, a[1]]]}
+            return {"spaces": sorted([target, a[2]]),
+                    "text": "up" if self.greens_left else "down", "paint": [[target, a[1]]]}
         if kind == "place":
             return {"spaces": [a[1]], "text": "place", "count": a[1]}
         if kind == "play":
             h = {"spaces": [], "text": a[2]}
         elif kind == "space":
-            h = {"spaces": sorted([tgt, a[1]]), "text": "transfer", "count": a[1]}
+            h = {"spaces": sorted([target, a[1]]), "text": "transfer", "count": a[1]}
         elif kind == "dice":
-            h = {"spaces": [tgt], "text": f"{a[1]}g {a[2]}y {a[3]}r"}
+            h = {"spaces": [target], "text": f"{a[1]}g {a[2]}y {a[3]}r"}
         else:
-            last = POWERS[self.last] if self.last < NT else ""
+            last = POWERS[self.last_power] if self.last_power < NT else ""
             h = {"spaces": [], "text": "cancel " + last}
         h.update(self._hint_power(a))  # the power's colour on the status pixel, the dice after it
         return h
 
     def view(self):
         """Mice, cheeses, the target space, the dice on show and the counters; never a hand."""
-        b = self._b
+        b = self.board
         n = self.n
         ids = b.ids
-        ph = self.ph
-        rolling = ph == ROLL or ph == MOVE or ((ph == REACT or ph == CHOOSE) and self.win == W_ROLL)
+        phase = self.phase
+        rolling = phase == ROLL or phase == MOVE
+        rolling = rolling or ((phase == REACT or phase == CHOOSE) and self.window == W_ROLL)
         pieces = []
         marks = []
         for s in range(b.S):
             for p in range(n):
-                for _ in range(self.cnt[s * n + p]):
+                for _ in range(self.mice[s * n + p]):
                     pieces.append([ids[s], p])
             for _ in range(self.cheese if s == b.top else (1 if self.course[s] else 0)):
                 marks.append([ids[s], "cheese"])
-            if rolling and s == self.tgt:
+            if rolling and s == self.target:
                 marks.append([ids[s], "target"])
         dice = []
         if rolling:
@@ -438,7 +442,7 @@ class State(Powers):
             status["score"] = list(self.score)
         turn = self.current_player()
         v = {"turn": turn, "pieces": pieces, "marks": marks, "dice": dice, "status": status}
-        if self.again or self.xt != NONE:  # why the same player goes again: the status light
+        if self.again or self.extra_turn != NONE:  # the status light: why they go again
             v["mark"] = "extra"
             status["extra_turn"] = 1
         return v
@@ -458,11 +462,11 @@ class State(Powers):
 
         A list-like view of the journal (see cheesefw.games.History): list(history) copies it.
         """
-        return History(lambda: self._hc, self._history_codes, self._b.decode)
+        return History(lambda: self._actions, self._history_codes, self.board.decode)
 
     def to_dict(self):
         """The whole state as a plain dict (the history as hex: one byte per action)."""
-        h = binascii.hexlify(memoryview(self._h)[: self._hn]).decode()
+        h = binascii.hexlify(memoryview(self._log)[: self._log_len]).decode()
         d = {"o": dict(self.options), "h": h}
         for key in _INTS:
             d[key] = getattr(self, key)
@@ -483,108 +487,105 @@ class State(Powers):
             setattr(st, key, v)
         for key in _BYTES:
             v = d.get(key)
-            cur = getattr(st, key)
-            if type(v) is not list or len(v) != len(cur):
-                raise ValueError(f"state.{key}: expected a list of {len(cur)} ints, got {v!r}")
+            field = getattr(st, key)
+            if type(v) is not list or len(v) != len(field):
+                raise ValueError(f"state.{key}: expected a list of {len(field)} ints, got {v!r}")
             for i in range(len(v)):
                 if type(v[i]) is not int or not 0 <= v[i] <= 255:
                     raise ValueError(f"state.{key}: expected ints 0..255, got {v[i]!r}")
-                cur[i] = v[i]
+                field[i] = v[i]
         h = d.get("h")
         if type(h) is not str or len(h) % 2:
             raise ValueError(f"state.h: expected a hex string, got {h!r}")
         try:
-            st._h = bytearray(binascii.unhexlify(h)) + bytearray(16)
+            st._log = bytearray(binascii.unhexlify(h)) + bytearray(16)
         except ValueError:
             raise ValueError(f"state.h: expected a hex string, got {h!r}") from None
-        st._hn = len(h) // 2
-        st._hc = sum(1 for _ in st._history_codes())
-        if st.ph > OVER:
-            raise ValueError(f"state.ph: expected a phase 0..{OVER}, got {st.ph!r}")
+        st._log_len = len(h) // 2
+        st._actions = sum(1 for _ in st._history_codes())
+        if st.phase > OVER:
+            raise ValueError(f"state.phase: expected a phase 0..{OVER}, got {st.phase!r}")
         return st
 
     def __eq__(self, other):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     # -- private helpers ---------------------------------------------------------------------
 
     def _legal(self):
         """The legal actions as sorted codes (code order is action order)."""
-        ph = self.ph
-        b = self._b
-        if ph == PLACE:
+        phase = self.phase
+        b = self.board
+        if phase == PLACE:
             return [b.c_place + s for s in b.start]  # "in one of the first three spaces"
-        if ph == GO:
-            return self._goes(self.cur, b.c_go)
-        if ph == MOVE:
+        if phase == GO:
+            return self._goes(self.turn, b.c_go)
+        if phase == MOVE:
             n = self.n
-            t = self.tgt
-            to = b.up[t] if self.ag else b.dn[t]
+            t = self.target
+            to = b.up[t] if self.greens_left else b.dn[t]
             out = []
             for o in range(n):
-                if self.cnt[t * n + o]:  # any mouse of the space, the roller's or not
+                if self.mice[t * n + o]:  # any mouse of the space, the roller's or not
                     for d in range(b.S):  # where the board offers a lateral space, roller chooses
                         if to >> d & 1:
                             out.append(b.c_move + o * b.S + d)
             return out
-        if ph == REACT:
+        if phase == REACT:
             return [0] + self._plays()
-        if ph == CHOOSE:
+        if phase == CHOOSE:
             return self._choices()
         return []
 
     def _goes(self, p, base):
         """Codes base + s of the spaces s where player p has at least one mouse."""
         n = self.n
-        top = self._b.top
-        return [base + s for s in range(self._b.S) if s != top and self.cnt[s * n + p]]
+        top = self.board.top
+        return [base + s for s in range(self.board.S) if s != top and self.mice[s * n + p]]
 
     def _total(self, s):
         """Mice on space s, all colours."""
         n = self.n
         t = 0
         for i in range(s * n, s * n + n):
-            t += self.cnt[i]
+            t += self.mice[i]
         return t
 
     def _has_mice(self, p):
         """Has player p a mouse that can still be designated (off the table)?"""
         n = self.n
-        top = self._b.top
-        for s in range(self._b.S):
-            if s != top and self.cnt[s * n + p]:
+        top = self.board.top
+        for s in range(self.board.S):
+            if s != top and self.mice[s * n + p]:
                 return True
         return False
 
     def _expected(self):
-        if self.ph == DEAL or self.ph == ROLL:
+        if self.phase == DEAL or self.phase == ROLL:
             return [x for x, _ in self.chance_outcomes()]
         return self.legal_actions()
 
     def _push(self, c):
         """Append code c to the history: one byte, or 255 then two bytes for a code >= 255."""
-        if self._hn + 3 > len(self._h):
-            self._h = self._h + bytearray(256)  # grow in steps: little slack
-        h = self._h
-        i = self._hn
-        self._hc += 1
+        if self._log_len + 3 > len(self._log):
+            self._log = self._log + bytearray(256)  # grow in steps: little slack
+        h = self._log
+        i = self._log_len
+        self._actions += 1
         if c < 255:
             h[i] = c
-            self._hn = i + 1
+            self._log_len = i + 1
         else:
             h[i] = 255
             h[i + 1] = c >> 8
             h[i + 2] = c & 255
-            self._hn = i + 3
+            self._log_len = i + 3
 
     def _history_codes(self):
         """The history's codes in order, read back from the bytes _push wrote."""
-        h = self._h
+        h = self._log
         i = 0
-        while i < self._hn:
+        while i < self._log_len:
             c = h[i]
             i += 1
             if c == 255:  # a code >= 255 follows in two bytes
@@ -595,7 +596,10 @@ class State(Powers):
 
 # The fields of to_dict(): small ints, and bytearrays (as lists of ints).
 _INTS = (
-    "ph", "k", "cur", "org", "tgt", "pend", "ag", "ar", "win", "last", "pp", "pt", "xt",
-    "again", "cheese", "narr",
+    "phase", "setup_count", "turn", "designated", "target", "to_roll", "greens_left",
+    "reds_left", "window", "last_power", "power_player", "power_type", "extra_turn",
+    "again", "cheese", "arrived",
 )
-_BYTES = ("cnt", "gone", "dice", "hand", "pool", "snap", "course", "score", "arr")
+_BYTES = (
+    "mice", "gone", "dice", "hand", "pool", "undo", "course", "score", "arrival",
+)

@@ -48,22 +48,22 @@ _TABLES = [None, None]  # the last Board and its tables (see _tables)
 def think(state, rng, level="strong", seats=None):
     """The board's action for the player to act (the power's player at a choice); in a
     reaction window, the power one of `seats` (default: any player) plays, or PASS."""
-    ph = state.ph
+    phase = state.phase
     legal = state.legal_actions()
     if len(legal) == 1 or not legal:
         return legal[0] if legal else PASS
     yield
-    if ph == PLACE:
+    if phase == PLACE:
         return _place(state, rng, legal, level)
-    if ph == GO:
+    if phase == GO:
         return (yield from _designate(state, rng, legal, level))
-    if ph == MOVE:
+    if phase == MOVE:
         return _move(state, rng, legal, level)
-    if ph == CHOOSE:
+    if phase == CHOOSE:
         model = _Model(state)
         scores = []
         for a in legal:
-            scores.append(_choice_value(state, state.pp, state.pt, a, model))
+            scores.append(_choice_value(state, state.power_player, state.power_type, a, model))
             yield
         return _best(rng, legal, scores)
     if state.current_player() == REACTION:
@@ -106,10 +106,10 @@ def _place(state, rng, legal, level):
     about two games in a hundred more than a random space (measured in test_gouda_bot.py)."""
     if level == "beginner":
         return legal[rng.below(len(legal))]
-    b = state._b
+    b = state.board
     n = state.n
     me = state.current_player()
-    cnt = state.cnt
+    cnt = state.mice
     scores = []
     for a in legal:
         at = b.ids.index(a[1]) * n
@@ -121,7 +121,7 @@ def _place(state, rng, legal, level):
 
 
 def _designate(state, rng, legal, level):
-    b = state._b
+    b = state.board
     spaces = [b.ids.index(a[1]) for a in legal]
     if level == "beginner":  # the most advanced mouse rolls
         dist = _tables(b)[0]
@@ -129,17 +129,17 @@ def _designate(state, rng, legal, level):
     model = _Model(state)
     scores = []
     for s in spaces:
-        scores.append(model.roll(s, state.cur))
+        scores.append(model.roll(s, state.turn))
         yield
     return _best(rng, legal, scores)
 
 
 def _move(state, rng, legal, level):
     """Greens to your own mice, reds to the others' (the leader's first, when strong)."""
-    b = state._b
+    b = state.board
     dist = _tables(b)[0]
-    me = state.cur
-    green = state.ag > 0
+    me = state.turn
+    green = state.greens_left > 0
     worth = _Model(state).worth if level == "strong" else None
     scores = []
     for a in legal:
@@ -161,27 +161,27 @@ def _move(state, rng, legal, level):
 def _power_gain(state, p, t, level, model=None):
     """How much standing player p gains by playing a marker of type t now (its best use); a
     generator that yields after each use it judges."""
-    cur = state.cur
+    cur = state.turn
     model = model or _Model(state)
-    if state.win != W_ROLL:  # after the moves: an Extra Turn, or a Cancel of one
+    if state.window != W_ROLL:  # after the moves: an Extra Turn, or a Cancel of one
         if t == EXTRA and p == cur:
             return 1.0  # a second turn of your own is always worth a marker
-        if t == CANCEL and state.last == EXTRA and state.xt != NONE and cur != p:
+        if t == CANCEL and state.last_power == EXTRA and state.extra_turn != NONE and cur != p:
             leader = _standing(model.worth, cur, state.n) > 0
             return 1.0 if leader else 0.0  # a leader's second turn is worth stopping
         return 0.0
     g, _, r = state.dice
-    base = model.dice(state.tgt, g, r, p)  # the roll as it lies
+    base = model.dice(state.target, g, r, p)  # the roll as it lies
     if level == "beginner":
         if t == UPGRADE and p != cur or t == DOWNGRADE and p == cur:
             return 0.0
-    saved = state.pt
-    state.pt = t  # the choices the power would offer, as the game lists them
+    saved = state.power_type
+    state.power_type = t  # the choices the power would offer, as the game lists them
     try:
         codes = state._choices()
     finally:
-        state.pt = saved
-    decode = state._b.decode
+        state.power_type = saved
+    decode = state.board.decode
     best = -9.0
     for c in codes:
         v = _choice_value(state, p, t, decode(c), model)
@@ -193,7 +193,7 @@ def _power_gain(state, p, t, level, model=None):
 
 def _choice_value(state, p, t, a, model=None):
     """Player p's standing after power t is played with choice a (a reroll: on average)."""
-    b = state._b
+    b = state.board
     model = model or _Model(state)
     kind = a[0]
     if kind == "go":  # an Extra Turn for the roller, on the space p designates
@@ -202,15 +202,15 @@ def _choice_value(state, p, t, a, model=None):
     if kind == "space":
         return model.dice(b.ids.index(a[1]), g, r, p)
     if kind == "undo":
-        s = state.snap
+        s = state.undo
         return model.dice(s[3], s[0], s[2], p)
     gg, yy, rr = a[1], a[2], a[3]
     if t == UPGRADE:  # yellows become green, reds yellow
-        return model.dice(state.tgt, g + yy, r - rr, p)
+        return model.dice(state.target, g + yy, r - rr, p)
     if t == DOWNGRADE:  # greens become yellow, yellows red
-        return model.dice(state.tgt, g - gg, r + yy, p)
+        return model.dice(state.target, g - gg, r + yy, p)
     # A re-roll, or a Cancel that rolls those dice again: on average over the new faces.
-    return model.reroll(state.tgt, g - gg, r - rr, gg + yy + rr, p)
+    return model.reroll(state.target, g - gg, r - rr, gg + yy + rr, p)
 
 
 # -- the model -------------------------------------------------------------------------------
@@ -223,10 +223,10 @@ class _Model:
 
     def __init__(self, state):
         self.state = state
-        self.b = b = state._b
+        self.b = b = state.board
         self.dist, self.value, self.rolls, self.moves = _tables(b)
         self.n = n = state.n
-        self.roller = roller = state.cur
+        self.roller = roller = state.turn
         self.worth = worth = _worths(state, self.dist, self.value)
         others = [q for q in range(n) if q != roller]
         others.sort(key=lambda q: (worth[q], q))
@@ -266,7 +266,7 @@ class _Model:
     def _apply(self, s, g, r):
         """Each player's worth after the roller applies g greens and r reds on space s."""
         n = self.n
-        cnt = self.state.cnt
+        cnt = self.state.mice
         roller = self.roller
         w = list(self.worth)
         left = [cnt[s * n + o] for o in range(n)]
@@ -313,9 +313,9 @@ def _worths(state, dist, value):
     """Each player's worth: the sum over their mice of 1/2**(steps to the table), plus the
     cheeses already won."""
     n = state.n
-    cnt = state.cnt
+    cnt = state.mice
     w = [0.0] * n
-    for s in range(state._b.S):
+    for s in range(state.board.S):
         v = value[dist[s]]
         for p in range(n):
             c = cnt[s * n + p]

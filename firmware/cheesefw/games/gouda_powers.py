@@ -7,7 +7,7 @@ Split from gouda.py so that each file reads in one sitting:
     naming the field), and the action codes -- every action is a small int inside, so legal
     lists are lists of ints, the history is one byte per action, and sorting codes sorts the
     actions;
-  - Powers: optional rule 1, mixed into gouda.State;
+  - Powers: optional rule 1, the part of gouda.State that plays the power markers.
 
 How a power is played ("Each marker may be used ... during their own turn or during another
 player's turn"):
@@ -123,13 +123,19 @@ class Board:
 
 
 class Powers:
-    """The power markers: legal plays, legal choices, effects (a mixin of gouda.State)."""
+    """Optional rule 1, the power markers: the part of gouda.State (its base class) that says
+    which plays a window offers, which choices a power gives, and what each does to the roll.
+
+    It works on the State's fields: `hand` and `window` (who may play what, and when); the roll
+    (`dice`, `target`, `designated`, `to_roll`); the power being played (`power_player`,
+    `power_type`); `extra_turn`; and `last_power` with `undo`, what a Cancel takes back.
+    """
 
     def _plays(self):
         """Codes of the ("play", player, power) actions open in this window, sorted."""
         out = []
         hand = self.hand
-        base = self._b.c_play
+        base = self.board.c_play
         transfer = None  # worked out once, and only if someone holds a Transfer
         for p in range(self.n):
             for t in range(NT):
@@ -143,11 +149,11 @@ class Powers:
 
     def _can_play(self, p, t, transfer):
         """May player p, who holds a marker of type t, play it now?"""
-        if self.win == W_END:
+        if self.window == W_END:
             # After the moves only an Extra Turn makes sense, and a Cancel of it.
             if t == EXTRA:
-                return self.xt == NONE and self._has_mice(self.cur)
-            return t == CANCEL and self.last != NONE
+                return self.extra_turn == NONE and self._has_mice(self.turn)
+            return t == CANCEL and self.last_power != NONE
         g, y, r = self.dice
         if t == UPGRADE:
             return y + r > 0  # "greens cannot be upgraded"
@@ -160,27 +166,27 @@ class Powers:
     def _play(self, p, t):
         """Player p plays a marker of type t: "Once used, a marker must be removed"."""
         self.hand[p * NT + t] -= 1
-        if t == EXTRA and p == self.cur:
+        if t == EXTRA and p == self.turn:
             # "immediately play a second turn": nothing to choose now, the roller designates later.
-            self._effect(t)
-            self.xt = OWN
-            self._window()
+            self._before_power(t)
+            self.extra_turn = OWN
+            self._open_window()
             return
-        self.pp = p
-        self.pt = t
-        self.ph = CHOOSE
+        self.power_player = p
+        self.power_type = t
+        self.phase = CHOOSE
 
     def _choices(self):
         """Codes of the choices open to the power's player, sorted."""
-        b = self._b
-        t = self.pt
+        b = self.board
+        t = self.power_type
         if t == TRANSFER:
             return [b.c_space + s for s in self._transfers()]
         if t == EXTRA:
             # "oblige an opponent to immediately play a second turn by designating a space for them"
-            return self._goes(self.cur, b.c_go)
+            return self._goes(self.turn, b.c_go)
         out = []
-        if self.win == W_ROLL:
+        if self.window == W_ROLL:
             g, y, r = self.dice
             if t == UPGRADE:
                 g = 0
@@ -191,29 +197,29 @@ class Powers:
                     for rr in range(r + 1):
                         if gg or yy or rr:
                             out.append(b.c_dice + gg * 36 + yy * 6 + rr)
-        if t == CANCEL and self.last != NONE:
+        if t == CANCEL and self.last_power != NONE:
             out.append(b.c_undo)  # "One can also cancel the effects of a power marker."
         return out
 
     def _choose(self, c):
         """Apply the power being played, with the choice c (a legal code)."""
-        b = self._b
-        t = self.pt
+        b = self.board
+        t = self.power_type
         if c == b.c_undo:
             # Back to the roll as it was before the last power (a cancelled Cancel included).
-            keep = bytes(self.snap)
-            self._effect(CANCEL)
+            keep = bytes(self.undo)
+            self._before_power(CANCEL)
             self.dice[0] = keep[0]
             self.dice[1] = keep[1]
             self.dice[2] = keep[2]
-            self.tgt = keep[3]
-            self.xt = keep[4]
+            self.target = keep[3]
+            self.extra_turn = keep[4]
         elif c >= b.c_dice:
             c -= b.c_dice
             gg = c // 36
             yy = c // 6 % 6
             rr = c % 6
-            self._effect(t)
+            self._before_power(t)
             d = self.dice
             if t == UPGRADE:  # one step up: yellow -> green, red -> yellow
                 d[0] += yy
@@ -229,22 +235,22 @@ class Powers:
                 d[0] -= gg
                 d[1] -= yy
                 d[2] -= rr
-                self.pend = gg + yy + rr
-                self.ph = ROLL
+                self.to_roll = gg + yy + rr
+                self.phase = ROLL
                 return
         elif c >= b.c_space:
-            self._effect(t)
-            self.tgt = c - b.c_space
+            self._before_power(t)
+            self.target = c - b.c_space
         else:
-            self._effect(t)
-            self.xt = c - b.c_go
-        self._window()
+            self._before_power(t)
+            self.extra_turn = c - b.c_go
+        self._open_window()
 
     def _hint_power(self, a):
         """The extra hint of a power's play or choice: the power's colour, and the dice after it."""
         if a[0] == "play":
             return {"mark": a[2], "sign": a[2]}  # its colour, and its sign on the die pixels
-        t = self.pt if self.ph == CHOOSE else CANCEL
+        t = self.power_type if self.phase == CHOOSE else CANCEL
         out = {"mark": POWERS[t]}
         if a[0] == "undo":
             out["sign"] = "cancel"
@@ -259,23 +265,23 @@ class Powers:
             out["dice"] = [COLOURS[0]] * g + [COLOURS[1]] * y + [COLOURS[2]] * r
         return out
 
-    def _effect(self, t):
-        """Before power t acts: remember the roll as it stands, for a Cancel to restore."""
-        s = self.snap
+    def _before_power(self, t):
+        """Before power t acts: the roll as it stands goes to `undo`, for a Cancel to restore."""
+        s = self.undo
         s[0] = self.dice[0]
         s[1] = self.dice[1]
         s[2] = self.dice[2]
-        s[3] = self.tgt
-        s[4] = self.xt
-        self.last = t
+        s[3] = self.target
+        s[4] = self.extra_turn
+        self.last_power = t
 
     def _transfers(self):
         """Where a Transfer may send the roll: another space, with as many mice or more."""
-        need = self._total(self.org)  # "at least as many mice as the space initially chosen"
-        top = self._b.top
+        need = self._total(self.designated)  # "at least as many mice as the space initially chosen"
+        top = self.board.top
         out = []
-        for s in range(self._b.S):
-            if s != self.tgt and s != top and self._total(s) >= need:
+        for s in range(self.board.S):
+            if s != self.target and s != top and self._total(s) >= need:
                 out.append(s)
         return out
 

@@ -6,6 +6,7 @@ go of its code as soon as it has run, so that play keeps only the Board (gouda_p
 """
 
 from cheesefw.games.gouda_powers import COLOURS, MAX_PLAYERS, NT, POWERS, Board
+from cheesefw.table_fields import choose_options
 
 
 def read_board(rules):
@@ -82,7 +83,7 @@ def _read_board(rules):
     if not 1 <= pl[0] <= pl[1] <= MAX_PLAYERS:
         raise ValueError(f"rules.players: expected 1 <= min <= max <= 6, got {pl!r}")
     b.players = (pl[0], pl[1])
-    b.mice = _field(rules, "mice_per_player", int, None, 1, 50)
+    b.mice_each = _field(rules, "mice_per_player", int, None, 1, 50)
     powers = _field(rules, "powers", dict)
     types = _field(powers, "types", list, "powers.types")
     if sorted(types) != list(POWERS):
@@ -124,29 +125,10 @@ def _read_board(rules):
     return b
 
 
-def read_options(spec, options, b):
-    """The options with defaults filled in from spec (OPTIONS); ValueError on a bad key or value."""
-    o = {}
-    for key, values in spec:
-        o[key] = values[0]
-    if options is None:
-        options = {}
-    if type(options) is not dict:
-        raise ValueError(f"options: expected a dict, got {options!r}")
-    for key in options:
-        allowed = None
-        for k, values in spec:
-            if k == key:
-                allowed = values
-        if allowed is None:
-            raise ValueError(f"option: expected one of {[k for k, _ in spec]!r}, got {key!r}")
-        v = options[key]
-        ok = False
-        for x in allowed:
-            ok = ok or (type(x) is type(v) and x == v)  # True is not 1
-        if not ok:
-            raise ValueError(f"option {key}: expected one of {allowed!r}, got {v!r}")
-        o[key] = v
+def read_options(choices, options, b):
+    """The options chosen from `choices` (OPTIONS; defaults filled in) that Board b can play;
+    ValueError on a bad key or value."""
+    o = choose_options("gouda", choices, options)
     n = o["players"]
     lo, hi = b.players
     if not lo <= n <= hi:

@@ -15,8 +15,25 @@ Cards are ids "a1".."d4" (kalle_table.py); actions: a card id, a pair of card id
 KEEP (no swap), NEXT (the next round), and an animal's index at the deal; one byte each.
 """
 
-from cheesefw.games import CHANCE, TERMINAL, History, as_action
-from cheesefw.games.kalle_table import Grid, check_rules, choose_options
+from cheesefw import const
+from cheesefw.games import CHANCE, TERMINAL, History
+from cheesefw.games.kalle_table import (
+    DEAL,
+    GUESS,
+    HIDE,
+    KEEP,
+    LAST,
+    NEXT,
+    OVER,
+    PLACE,
+    SEARCH,
+    SHOW,
+    SWAP,
+    Grid,
+    check_rules,
+    choose_options,
+)
+from cheesefw.games.replayed import Replayed
 
 NAME = "kalle"
 OPTIONS = (
@@ -24,23 +41,10 @@ OPTIONS = (
 )  # which seats the board plays (bot_move) is the menu's seat step, for every game
 
 RAT = 0  # card kinds: 0 the rat, 1.. the animals in the table's order
-KEEP = "keep"  # the starter swaps nothing ("can swap": a swap is allowed, not required)
-NEXT = "next"  # the round's result has been seen: on to the next round
 
-# The phases, in the order they come.
-DEAL = "deal"  # chance: the animal for the next card, face down
-HIDE = "hide"  # the starter swaps the rat with one card (secret)
-PLACE = "place"  # the searcher on the starter's right places the guard
-SEARCH = "search"  # a searcher moves the guard one card and turns it
-SWAP = "swap"  # the starter swaps two adjacent cards, or keeps
-LAST = "last"  # last-chance variant: the searchers in turn name a card each
-GUESS = "guess"  # the starter turns the card they believe hides the rat
-SHOW = "show"  # the round is over; its result on show until NEXT
-OVER = "over"
-
-_UNDEALT = 255
-_PAIRS = 40  # history codes: cards 0..35, swaps from 40, deals from 160, KEEP and NEXT last
-_DEALS = 160
+_UNDEALT = const(255)
+_PAIRS = const(40)  # history codes: cards 0..35, swaps from 40, deals from 160, KEEP and NEXT last
+_DEALS = const(160)
 
 
 def check_table(rules):
@@ -60,7 +64,7 @@ def bot_move(state, rng, level="strong"):
     return decide(kalle_bot.think(state, rng, level))
 
 
-class State:
+class State(Replayed):
     """One game of Kalle Kanalratte: rounds of hiding, searching and swapping, driven by actions."""
 
     def __init__(self, rules, options=None):
@@ -250,9 +254,6 @@ class State:
         self.result = result
         self.phase = SHOW
 
-    def action_player(self, a):
-        return self.current_player()
-
     def is_terminal(self):
         return self.phase == OVER
 
@@ -335,29 +336,6 @@ class State:
             "guard": ids[self.guard] if self.guard >= 0 else None,
             "up": [ids[sq] for sq in range(self.grid.n) if self.up[sq]],
         }
-
-    @classmethod
-    def from_dict(cls, rules, d):
-        """The state saved by to_dict, rebuilt by replaying its history; ValueError when `d` is
-        malformed or its fields do not follow from its history."""
-        try:
-            s = cls(rules, d["options"])
-            for a in d["history"]:
-                s.apply_action(as_action(a))
-            again = s.to_dict()
-            for key in again:
-                if key != "history" and d[key] != again[key]:
-                    raise ValueError("kalle: state.%s expected %r (from the history), got %r"
-                                     % (key, again[key], d[key]))
-        except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError("kalle: state expected the fields of to_dict, got %r" % (e,)) from None
-        return s
-
-    def __eq__(self, other):
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     # -- small helpers -----------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ the rat is at the end; the beginner swaps at random and remembers three times in
 Ties are broken by the random source: the same seed replays the same game.
 """
 
-from cheesefw.games.kalle import GUESS, HIDE, KEEP, LAST, PLACE, SEARCH, SHOW, SWAP
+from cheesefw.games.kalle_table import GUESS, HIDE, KEEP, LAST, PLACE, SEARCH, SHOW, SWAP
 
 
 def think(state, rng, level="strong"):

@@ -7,11 +7,27 @@ sorts ids, on both VMs. Two cards are adjacent when one of the table's grid step
 leads from one to the other: the rulebook's "horizontally, vertically or diagonally".
 """
 
-from cheesefw import table_fields
+from cheesefw import const, table_fields
 
-MAX_SIDE = 6  # one-digit rows keep ids sortable; 36 cards keep an action in one byte
-ROUNDS_MAX = 3  # times each player may be the starter (the rulebook: 2 or 1)
+_MAX_SIDE = const(6)  # one-digit rows keep ids sortable; 36 cards keep an action in one byte
+_ROUNDS_MAX = const(3)  # times each player may be the starter (the rulebook: 2 or 1)
 PLAYERS = ("2", "3", "4", "5")
+
+# The actions and phases of a game (kalle.py), here so that the board's players (kalle_bot.py)
+# read them without importing the game.
+KEEP = "keep"  # the starter swaps nothing ("can swap": a swap is allowed, not required)
+NEXT = "next"  # the round's result has been seen: on to the next round
+
+# The phases, in the order they come.
+DEAL = "deal"  # chance: the animal for the next card, face down
+HIDE = "hide"  # the starter swaps the rat with one card (secret)
+PLACE = "place"  # the searcher on the starter's right places the guard
+SEARCH = "search"  # a searcher moves the guard one card and turns it
+SWAP = "swap"  # the starter swaps two adjacent cards, or keeps
+LAST = "last"  # last-chance variant: the searchers in turn name a card each
+GUESS = "guess"  # the starter turns the card they believe hides the rat
+SHOW = "show"  # the round is over; its result on show until NEXT
+OVER = "over"
 
 
 class Grid:
@@ -19,8 +35,8 @@ class Grid:
 
     def __init__(self, rules):
         grid = field(rules, "grid", dict)
-        cols = int_in(grid, "cols", 2, MAX_SIDE, "grid.")
-        rows = int_in(grid, "rows", 2, MAX_SIDE, "grid.")
+        cols = int_in(grid, "cols", 2, _MAX_SIDE, "grid.")
+        rows = int_in(grid, "rows", 2, _MAX_SIDE, "grid.")
         self.rows = rows
         self.n = n = cols * rows
         self.ids = [chr(97 + c) + str(r + 1) for c in range(cols) for r in range(rows)]
@@ -71,7 +87,7 @@ def check_rules(rules, grid):
                              "rat's), got %r" % (name,))
     rounds = field(rules, "rounds", dict)
     for key in PLAYERS:
-        int_in(rounds, key, 1, ROUNDS_MAX, "rounds.")
+        int_in(rounds, key, 1, _ROUNDS_MAX, "rounds.")
     for key in rounds:
         if key not in PLAYERS:
             raise ValueError("kalle rules: rounds expected player counts %s, got %r"

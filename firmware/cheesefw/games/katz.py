@@ -16,8 +16,9 @@ Chance outcomes: a number of steps (int), or "clover".
 The history is one byte an action (see _code).
 """
 
-from cheesefw.games import CHANCE, TERMINAL, History, as_action
+from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.katz_table import CLOVER, Track
+from cheesefw.games.replayed import Replayed
 
 NAME = "katz"
 OPTIONS = (
@@ -27,7 +28,6 @@ OPTIONS = (
 ROLL = "roll"  # chance: the player to act rolls the die
 MOVE = "move"  # the player moves one free mouse
 OVER = "over"
-_PHASES = (ROLL, MOVE, OVER)
 
 
 def check_table(rules):
@@ -45,7 +45,7 @@ def bot_move(state, rng, level="strong"):
     return decide(katz_bot.think(state, rng, level))
 
 
-class State:
+class State(Replayed):
     """One race: the mice's places and towers, the die, whose turn, driven by actions."""
 
     def __init__(self, rules, options=None):
@@ -129,10 +129,6 @@ class State:
         self._move(self.track.place(sid), steps)
         self.roll = 0
         self._next_turn()
-
-    def action_player(self, a):
-        """The player who takes action `a` (no reaction windows in this game)."""
-        return self.current_player()
 
     def is_terminal(self):
         """True when no mouse is free any more: each is in the hole or caught."""
@@ -226,26 +222,6 @@ class State:
             "phase": self.phase,
         }
 
-    @classmethod
-    def from_dict(cls, rules, d):
-        """The state saved by to_dict, replayed from its history and checked against the rest;
-        ValueError when `d` is malformed or does not agree with its history."""
-        try:
-            s = cls(rules, d["options"])
-            for a in d["history"]:
-                s.apply_action(as_action(a))
-            again = s.to_dict()
-            for key in again:
-                if key != "history" and again[key] != d[key]:
-                    raise ValueError("katz: state.%s expected %r (from the history), got %r"
-                                     % (key, again[key], d[key]))
-        except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError("katz: state expected the fields of to_dict, got %r" % (e,)) from None
-        return s
-
-    def __eq__(self, other):
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
     # -- the race ----------------------------------------------------------------------------
 
     def home_count(self, player):
@@ -314,10 +290,6 @@ class State:
 
     # -- small helpers -----------------------------------------------------------------------
 
-    def mice_of(self, player):
-        """The mice (their numbers) of `player`."""
-        return range(player * self.m, (player + 1) * self.m)
-
     def _mice(self, player):
         return range(player * self.m, (player + 1) * self.m)
 
@@ -376,15 +348,12 @@ class State:
 
 
 def _options(options):
-    """The options checked against OPTIONS, defaults filled in."""
-    chosen = {}
-    for key, values in OPTIONS:
-        chosen[key] = values[0]
-    for key in options or {}:
-        allowed = [v for k, v in OPTIONS if k == key]
-        value = options[key]
-        if not allowed or not [v for v in allowed[0] if type(v) is type(value) and v == value]:
-            want = allowed[0] if allowed else [k for k, _ in OPTIONS]
-            raise ValueError("katz: option %r expected one of %r, got %r" % (key, want, value))
-        chosen[key] = value
-    return chosen
+    """The options checked against OPTIONS, defaults filled in, by the reader every game shares
+    (table_fields), which the board lets go of at once: play needs none of its code."""
+    from cheesefw.modules import forget
+    from cheesefw.table_fields import choose_options
+
+    try:
+        return choose_options(NAME, OPTIONS, options)
+    finally:
+        forget("cheesefw.table_fields")

@@ -13,12 +13,14 @@
 Ties are broken by the random source: the same seed replays the same game.
 """
 
-_TRAP = -1000  # landing in an empty can
-_HOME = 30  # a mouse safe in the hole
-_FREE = 6  # each mouse of ours still free to move
-_COVER = 4  # each mouse of another player under our top mouse
-_ONE_LEFT = 8  # the next player keeps exactly one free mouse: it must walk into the cans
-_DANGER = 3  # per empty can within a roll ahead of a mouse of ours
+from cheesefw import const
+
+_TRAP = const(-1000)  # landing in an empty can
+_HOME = const(30)  # a mouse safe in the hole
+_FREE = const(6)  # each mouse of ours still free to move
+_COVER = const(4)  # each mouse of another player under our top mouse
+_ONE_LEFT = const(8)  # the next player keeps exactly one free mouse: it must walk into the cans
+_DANGER = const(3)  # per empty can within a roll ahead of a mouse of ours
 
 
 def think(state, rng, level="strong"):

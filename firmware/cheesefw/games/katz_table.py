@@ -6,16 +6,18 @@ trap), then the mouse hole. Inside the game a place is a small int, its position
 0 the pantry, 1..n the fields, n + 1 the hole.
 """
 
+from cheesefw import const
+
 PANTRY = "pantry"
 FIELD = "field"
 TRAP = "trap"
 HOLE = "hole"
 CLOVER = "clover"  # the die's joker face
 KINDS = (PANTRY, FIELD, TRAP, HOLE)
-MAX_FIELDS = 39  # a move (place, steps) is one history byte: place * 6 + steps - 1 < 240
-MAX_STEPS = 6
-MAX_PLAYERS = 6  # the seats a board has
-MAX_MICE = 8
+_MAX_FIELDS = const(39)  # a move (place, steps) is one history byte: place * 6 + steps - 1 < 240
+_MAX_STEPS = const(6)
+_MAX_PLAYERS = const(6)  # the seats a board has
+_MAX_MICE = const(8)
 KEYS = ("version", "game", "spaces", "first", "dice", "mice_per_player", "players", "palette")
 
 
@@ -50,9 +52,9 @@ class Track:
             raise ValueError("katz rules: spaces expected the mouse hole last and only there, "
                              "got %r" % ("no hole" if HOLE not in kinds else kinds[-1],))
         n = len(ids) - 2
-        if not 1 <= n <= MAX_FIELDS:
+        if not 1 <= n <= _MAX_FIELDS:
             raise ValueError("katz rules: spaces expected 1..%d fields between pantry and hole, "
-                             "got %d" % (MAX_FIELDS, n))
+                             "got %d" % (_MAX_FIELDS, n))
         first = rules.get("first")
         if first != ids[1]:
             raise ValueError("katz rules: first expected the field after the pantry, %r, got %r"
@@ -65,27 +67,27 @@ class Track:
         dice = field(rules, "dice", dict)
         _known(dice, ("faces", "clover"), "dice.")
         faces = field(dice, "faces", list, "dice.")
-        bad = [f for f in faces if f != CLOVER and (type(f) is not int or not 1 <= f <= MAX_STEPS)]
+        bad = [f for f in faces if f != CLOVER and (type(f) is not int or not 1 <= f <= _MAX_STEPS)]
         if not faces or bad:
             raise ValueError("katz rules: dice.faces expected faces 1..%d or %r, got %r"
-                             % (MAX_STEPS, CLOVER, faces))
+                             % (_MAX_STEPS, CLOVER, faces))
         clover = field(dice, "clover", list, "dice.")
         if (len(clover) != 2 or [c for c in clover if type(c) is not int]
-                or not 1 <= clover[0] <= clover[1] <= MAX_STEPS):
+                or not 1 <= clover[0] <= clover[1] <= _MAX_STEPS):
             raise ValueError("katz rules: dice.clover expected [fewest, most] steps within 1..%d, "
-                             "got %r" % (MAX_STEPS, clover))
+                             "got %r" % (_MAX_STEPS, clover))
         self.clover = (clover[0], clover[1])
         # The chance outcomes: the numbers ascending, then the clover; weighted by count.
         values = sorted(set(f for f in faces if f != CLOVER))
         if CLOVER in faces:
             values.append(CLOVER)
         self.outcomes = [(v, faces.count(v) / len(faces)) for v in values]
-        self.mice = _int_in(rules, "mice_per_player", 1, MAX_MICE)
+        self.mice = _int_in(rules, "mice_per_player", 1, _MAX_MICE)
         players = field(rules, "players", list)
         if (len(players) != 2 or [p for p in players if type(p) is not int]
-                or not 1 <= players[0] <= players[1] <= MAX_PLAYERS):
+                or not 1 <= players[0] <= players[1] <= _MAX_PLAYERS):
             raise ValueError("katz rules: players expected [fewest, most] within 1..%d, got %r"
-                             % (MAX_PLAYERS, players))
+                             % (_MAX_PLAYERS, players))
         self.players = (players[0], players[1])
         for kind, rgb in field(rules, "palette", dict).items():
             if type(rgb) is not list or len(rgb) != 3 or [c for c in rgb if type(c) is not int]:

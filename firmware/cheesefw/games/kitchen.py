@@ -9,7 +9,25 @@ square id, a die face, a tile kind or STAY, so the history is kept as one byte a
 """
 
 from cheesefw.games import CHANCE, TERMINAL, History, as_action
-from cheesefw.games.kitchen_moves import SHOWN, access, destinations, free_squares
+from cheesefw.games.kitchen_moves import (
+    BONUS,
+    CAT,
+    DEAL,
+    DIE,
+    FREE,
+    MICE,
+    MOVE,
+    OVER,
+    PICK,
+    PLACE,
+    ROLL,
+    SHOWN,
+    STAY,
+    TAKE,
+    access,
+    destinations,
+    free_squares,
+)
 
 NAME = "kitchen"
 OPTIONS = (
@@ -57,10 +75,6 @@ def bot_move(state, rng, level="strong"):
 
     return decide(kitchen_bot.think(state, rng, level))
 
-MICE = 0
-CAT = 1
-DIE = ("grey", "blue")  # "de muizen spelen met de grijze dobbelsteen en de kat met de blauwe"
-STAY = "stay"  # the only action when the piece(s) to move cannot move at all
 
 # The tiles. A face-down tile is one of KINDS; a cheese the cat turned over stays, as SHOWN.
 ARROW = "arrow"
@@ -71,17 +85,6 @@ KNIFE = "knife"
 PLUS1 = "plus1"
 PLUS2 = "plus2"
 KINDS = (ARROW, CHEESE, DISH, FORK, KNIFE, PLUS1, PLUS2)  # sorted: the deal's outcomes
-
-# The phases, in the order they come.
-DEAL = "deal"  # chance: the tile for the next floor square, from the shuffled deck
-PLACE = "place"  # the cat chooses its table square
-ROLL = "roll"  # chance: the side to play rolls its die
-PICK = "pick"  # the mice choose which mouse moves (action: the square it stands on)
-MOVE = "move"  # the piece goes exactly the roll (action: the square where it stops)
-BONUS = "bonus"  # +1/+2: the same piece goes that many squares more
-FREE = "free"  # arrow: the same piece goes to any square it may stand on
-TAKE = "take"  # fork: the mouse takes a visible cheese (action: its square)
-OVER = "over"
 
 # What to_dict saves besides the options, the history and the squares of the pieces.
 _FIELDS = "phase side tiles dealt out home cheese roll extra mover bonus turns winner".split()

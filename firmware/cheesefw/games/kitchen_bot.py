@@ -11,8 +11,7 @@ whose move gains most. Ties are broken by the random source, so neither is predi
 the same seed replays the same game.
 """
 
-from cheesefw.games.kitchen import CAT, DIE, PICK, STAY
-from cheesefw.games.kitchen_moves import SHOWN, access, destinations
+from cheesefw.games.kitchen_moves import CAT, DIE, PICK, SHOWN, STAY, access, destinations
 
 
 def _xy(sid):

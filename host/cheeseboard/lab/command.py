@@ -11,12 +11,12 @@ import os
 import sys
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.lab import report as reports
 from cheeseboard.lab import runner, sweep
 
 
-class LabError(Exception):
+class LabError(CheeseboardError):
     """What the user asked cannot be done: main prints it on one line."""
 
 
@@ -53,6 +53,8 @@ def add_parser(sub):
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask cluster (e.g. tcp://host:8786) instead of local "
                         "processes (needs the lab-dask extra)")
+    p.set_defaults(run=do_lab, interrupted="nothing was written to its folder (a report is "
+                                           "written only once every game is played)")
     return p
 
 
@@ -157,7 +159,7 @@ def _check_game(module, rules, options, what):
 
 def _table(path, game):
     """A rule table (checked as `cheeseboard rules check` does), its SHA-256, its name."""
-    from cheeseboard import rules as tables
+    from cheeseboard.rules import check as tables
 
     if path is None:
         path = paths.firmware_dir() / "rules" / (game + ".json")

@@ -15,8 +15,9 @@ import time
 
 import serial
 
-from cheeseboard import image, sync
-from cheeseboard.protocol import Client, NoAnswer, ProtocolError
+from cheeseboard.board.protocol import Client, NoAnswer, ProtocolError
+from cheeseboard.flash import image
+from cheeseboard.rules import sync
 from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
 from cheeseboard.sim.control import press_levels

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cheeseboard import paths
-from cheeseboard.rules import check_file
+from cheeseboard.rules.check import check_file
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "scenario.schema.json"
 DEFAULT_SEED = 1

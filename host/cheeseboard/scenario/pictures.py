@@ -1,5 +1,5 @@
 """The board as a picture, for snapshot steps and failures: the project's one drawing
-(cheeseboard.picture, the same as the web board's and `cheeseboard snapshot`'s)."""
+(cheeseboard.pictures.picture, the same as the web board's and `cheeseboard snapshot`'s)."""
 
 import re
 
@@ -13,9 +13,10 @@ class NoPicture(Exception):
 def draw(profile, game, frame, table, suffix):
     """The picture's bytes: SVG, or PNG for a .png file."""
     try:
-        from cheeseboard import picture
+        from cheeseboard.pictures import picture
     except ImportError:
-        raise NoPicture("no picture: cheeseboard.picture is not in this checkout") from None
+        raise NoPicture("no picture: cheeseboard.pictures.picture is not in this "
+                        "checkout") from None
     if suffix == ".png":
         try:
             return picture.png(profile, game, frame, table)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from cheeseboard.protocol import ProtocolError
+from cheeseboard.board.protocol import ProtocolError
 from cheeseboard.scenario import format as fmt
 from cheeseboard.scenario import pictures
 from cheeseboard.scenario.board import BoardOff, BoardTimeout, ScenarioBoard

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import platformdirs
 
-from cheeseboard import image
+from cheeseboard import CheeseboardError
+from cheeseboard.flash import image
 
 # The filesystem MicroPython makes on each platform's reference board (RPI_PICO: 1408 KB of
 # its 2 MB flash; ESP32_GENERIC: the 2 MB "vfs" partition of 4 MB; CircuitPython on a Pico:
@@ -45,7 +46,7 @@ def refresh_firmware(flash_dir, profile, source=False):
     return True
 
 
-class FlashInUse(Exception):
+class FlashInUse(CheeseboardError):
     """Another virtual board runs from this flash folder."""
 
 

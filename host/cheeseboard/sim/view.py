@@ -109,7 +109,7 @@ def visible_width(line):
 
 
 def _lines(frame, profile, status, game, playing, words, layout, cols):
-    from cheeseboard import picture
+    from cheeseboard.pictures import picture
 
     game = game or sorted(profile["maps"])[0]
     table = picture.read_table(game)
@@ -215,10 +215,18 @@ def say(described):
     if wait == "decide" and s.get("private"):
         return [head + "%s, a hidden hand: p holds roll down to see it," % who,
                 "  the card on offer pale where it would lie, the die's pips say which card;",
-                "  \u2190/\u2192 walk the cards and places, Enter lays it, p again lets go"]
+                "  then \u2190/\u2192 walk the cards and places, Enter lays it (before p: refused)"]
     if wait in ("decide", "react") and "offer" in s:
+        # A move the game numbers (a Gatenkaas placement) is said in the game's words
+        offer = s.get("text") if isinstance(s["offer"], int) and s.get("text") else s["offer"]
+        if s.get("private") is False:  # a hidden hand, seen while roll is held
+            return [head + "%s's hand: %s (%d in all)" % (
+                        who, _words(offer), s.get("choices", 1)),
+                    "  roll held: the card shows pale where it would lie, the die's grey pips",
+                    "  say which card; \u2190/\u2192 walk the cards and places, Enter lays it,"
+                    " p lets go"]
         return [head + "%s to choose; on offer: %s (one of %d)" % (
-            who, _words(s["offer"]), s.get("choices", 1))]
+            who, _words(offer), s.get("choices", 1))]
     if wait == "bot":
         return [head + "the board is playing %s" % who]
     if wait == "window":

@@ -26,7 +26,7 @@ import subprocess
 from contextlib import contextmanager
 
 from cheeseboard import paths
-from cheeseboard.build import cache_root
+from cheeseboard.flash.build import cache_root
 from cheeseboard.uf2 import manifest as manifests
 from cheeseboard.uf2 import source, uf2file
 from cheeseboard.uf2.source import UF2Error

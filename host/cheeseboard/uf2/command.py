@@ -32,6 +32,8 @@ def add_parser(sub):
     p.add_argument("--stock", action="store_true",
                    help="MicroPython's own firmware, nothing frozen in (then `cheeseboard "
                         "flash` installs the firmware)")
+    p.set_defaults(run=do_uf2, interrupted="no UF2 was written (what was already built stays "
+                                           "in the cache for the next time)")
     return p
 
 
@@ -58,7 +60,7 @@ def do_uf2(args):
 
 
 def _frozen_version():
-    from cheeseboard import image
+    from cheeseboard.flash import image
 
     return image.firmware_version(paths.firmware_dir())
 

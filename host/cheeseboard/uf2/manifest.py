@@ -17,7 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from cheeseboard import image as images
+from cheeseboard.flash import image as images
 
 FROZEN = images.FROZEN  # slot.json's name for the firmware frozen into MicroPython
 HOME = "/%s/" % FROZEN  # where its files are on the flash

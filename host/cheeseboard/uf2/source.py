@@ -16,7 +16,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 
 VERSION = (1, 28)  # the MicroPython this project's firmware is built and tested with
 THIRD_PARTY = paths.ROOT.parent / "shared" / "third_party"
@@ -35,7 +35,7 @@ NEEDED = ("a MicroPython v1.28.0 clone with its submodules (git clone -b v1.28.0
           "submodules): pass it with --micropython PATH or $%s" % ENV)
 
 
-class UF2Error(Exception):
+class UF2Error(CheeseboardError):
     """A UF2 cannot be built from what is here; the message says what to do."""
 
 

@@ -350,7 +350,7 @@ function loop(mine) {
   setTimeout(() => loop(mine), TICK_MS);
 }
 
-// -- rule tables: sent as `cheeseboard sync` sends them (host/cheeseboard/sync.py) --------
+// -- rule tables: sent as `cheeseboard sync` sends them (host/cheeseboard/rules/sync.py) --------
 
 const TEXT_CHUNK = 400; // printable ASCII, escaped: still within the protocol's 1024-byte line
 const DATA_CHUNK = 300; // bytes a put, as base64 (lines are ASCII), as sync sends them

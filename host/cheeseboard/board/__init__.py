@@ -1,0 +1,1 @@
+"""Talking to a running board: finding its port, opening it, the line protocol."""

@@ -1,0 +1,124 @@
+"""Opening a board for the game's protocol (hello, state, log, sync, rules diff/pull).
+
+One place decides what a person is told when the board cannot be talked to, so every command
+says the same thing in the same situation:
+
+- no --port: the board is found by its USB ids, as `flash` and `info` find it;
+- the port cannot be opened: missing, busy, or not a serial device;
+- the board sits at the REPL (mpremote leaves it there after `fs ls`, and a program that ended
+  leaves it there too): its program is restarted with a soft reset, as mpremote soft-resets for
+  its own work, and the command says so in one line;
+- MicroPython answers but no firmware runs: the board needs `cheeseboard flash`.
+"""
+
+import contextlib
+import sys
+import time
+
+from cheeseboard import CheeseboardError
+from cheeseboard.board import ports
+from cheeseboard.board.protocol import Client, ProtocolError
+
+# --port, for every command that asks a running board: the port open_client opens.
+PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
+             "board plugged in, found by its USB ids)")
+PROBE_S = 1.5  # a running firmware answers `hello` within a few ticks; this is generous
+PROMPT_S = 1.5  # a board without a program is back at its prompt well within this
+BOOT_S = 10.0  # from a soft reset to the firmware's first answer (a Pico takes about 2 s)
+
+
+class BoardUnreachable(CheeseboardError):
+    """The board cannot be talked to; the message says why and what to do."""
+
+
+@contextlib.contextmanager
+def open_client(port_name, say=None):
+    """The protocol to a running cheeseboard firmware, closed whatever happens.
+
+    `say(line)` is told when the board had to be restarted (default: a line on stderr).
+    """
+    import serial
+
+    say = say or _to_stderr
+    ask = input if sys.stdin.isatty() else None
+    port_name = ports.find_port(port_name, ask=ask)
+    try:
+        port = serial.Serial(port_name, 115200, timeout=0.1, exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise BoardUnreachable(ports.port_problem(port_name, e)) from None
+    try:
+        client = Client(port)
+        _make_it_answer(client, port_name, say)
+        yield client
+    finally:
+        port.close()
+
+
+def _make_it_answer(client, port_name, say):
+    """Return once the firmware answers `hello`; restart it if the board is at the REPL."""
+    if _answers(client, PROBE_S):
+        return
+    seen = _console(client.serial, b"\r\x02\r", 0.5)  # Ctrl-B: out of a raw REPL, if in one
+    if not seen.rstrip(b" ").endswith(b">>>"):
+        client.discard()
+        if _answers(client, BOOT_S):  # no prompt: a board still starting its program, say
+            return
+        raise BoardUnreachable(
+            "no answer from %s: it runs something other than the cheeseboard firmware, or is "
+            "busy (`cheeseboard info --port %s` says what is on it)" % (port_name, port_name))
+    # Ctrl-D at the friendly REPL: a soft reset, after which main.py runs. A program that ends
+    # at once (none, or one that fails) shows the prompt again.
+    client.discard()  # the REPL echoed our `hello`: no reply is in there
+    boot = _console(client.serial, b"\x04", PROMPT_S, until=_back_at_the_prompt)
+    if _back_at_the_prompt(boot):
+        raise BoardUnreachable(_why_it_stopped(boot, port_name))
+    if not _answers(client, BOOT_S):
+        raise BoardUnreachable(
+            "%s was stopped at the REPL and did not answer after a restart: `cheeseboard info "
+            "--port %s` says what is on it" % (port_name, port_name))
+    say("cheeseboard: %s was stopped at the REPL (as mpremote leaves a board): restarted its "
+        "program" % port_name)
+
+
+def _answers(client, seconds):
+    before = client.timeout
+    client.timeout = seconds
+    try:
+        client.request("hello")
+        return True
+    except ProtocolError:
+        return False
+    finally:
+        client.timeout = before
+
+
+def _console(serial, send, seconds, until=None):
+    """What the board prints within seconds after send (bytes), or until `until(text)`."""
+    serial.write(send)
+    out = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not (until and until(out)):
+        out += serial.read(serial.in_waiting or 1)
+    return out
+
+
+def _back_at_the_prompt(text):
+    """Whether the board printed its prompt again after a soft reboot."""
+    at = text.rfind(b"soft reboot")
+    return at >= 0 and b">>> " in text[at:]
+
+
+def _why_it_stopped(boot, port_name):
+    """The message for a board whose program did not come up after a soft reset."""
+    text = boot.decode(errors="replace").replace("\r", "")
+    text = text[text.rfind("soft reboot"):text.rfind(">>> ")]
+    errors = [line.strip() for line in text.split("\n") if "Error" in line]
+    if errors:
+        return ("the board's program stops with %s: reinstall the firmware with "
+                "`cheeseboard flash --port %s`" % (errors[-1], port_name))
+    return ("no cheeseboard firmware on %s (MicroPython answers, but nothing starts): install "
+            "it with `cheeseboard flash --port %s`" % (port_name, port_name))
+
+
+def _to_stderr(line):
+    print(line, file=sys.stderr, flush=True)

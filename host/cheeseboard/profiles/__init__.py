@@ -1,0 +1,1 @@
+"""Hardware profiles: their checks, and the hardware/ docs drawn from them."""

@@ -1,0 +1,1 @@
+"""The web board: MicroPython on WebAssembly in a browser, its page and its small server."""

@@ -1,0 +1,154 @@
+"""The board's players think in slices of a tick: a long decision spreads over many ticks, is
+the same decision as when thought through at once, and a person who takes a reaction window
+meanwhile stops it.
+
+The clock here moves one millisecond each time it is read, so a slice is THINK_MS steps of the
+board player's generator, whatever this machine's speed (the benchmark times the steps on
+MicroPython: tests/bench/bench_lab.py).
+"""
+
+import copy
+import json
+from pathlib import Path
+
+from test_led_language import PROFILE_OF, Journal
+
+from cheesefw.engine import play
+from cheesefw.engine.draw import Painter
+from cheesefw.games import CHANCE, PASS, REACTION, decide, gatenkaas, gatenkaas_bot, gouda
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ReadClock:
+    """A board's clock that moves 1 ms each time it is read."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        self.now += 1
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+def table(game):
+    return json.loads((ROOT / "firmware" / "rules" / (game + ".json")).read_text())
+
+
+def make_play(module, options, seats, clock, seed=3):
+    rules = table(module.NAME)
+    painter = Painter(PROFILE_OF[module.NAME], module.NAME, rules["palette"], rules.get("signs"))
+    return play.Play(module, rules, options, seed, Journal(), painter, seats=seats, clock=clock)
+
+
+def count_steps(p):
+    """Count the steps of the Play's thinking (its generator's next() calls)."""
+    inner = p.thinking
+    counter = {"steps": 0}
+
+    class Counting:
+        def __next__(self):
+            counter["steps"] += 1
+            return next(inner)  # its StopIteration, with the decision, goes through
+
+    p.thinking = Counting()
+    return counter
+
+
+def test_a_hand_of_placements_is_thought_over_many_ticks_and_decided_as_at_once():
+    clock = ReadClock()
+    p = make_play(gatenkaas, {"players": 2}, [[0, "strong"], [1, "strong"]], clock)
+    assert p.wait == play.BOT and p.thinking is not None
+    state_before = copy.deepcopy(p.state)
+    rng_before = copy.deepcopy(p.rng)
+    legal = len(p.state.legal_actions())
+    assert legal > 50  # a full first hand: many placements to judge
+    counter = count_steps(p)
+    moves = len(p.state.history)
+    ticks = 0
+    most = 0
+    while len(p.state.history) == moves:
+        before = counter["steps"]
+        p.update(clock.now)
+        most = max(most, counter["steps"] - before)
+        clock.now += 10  # the rest of the 10 ms tick
+        ticks += 1
+        assert ticks < 5000
+    # Each update stepped THINK_MS steps at most (plus the one that ends the thinking).
+    assert most <= play.THINK_MS + 1
+    assert ticks > legal // (play.THINK_MS + 1)
+    # The move it played is the one the same state and random source give all at once.
+    at_once = gatenkaas.bot_move(state_before, rng_before, "strong")
+    assert p.state.history[moves] == at_once
+
+
+def test_the_move_waits_for_the_pause_when_the_thinking_is_quicker():
+    p = make_play(gatenkaas, {"players": 2}, [[0, "strong"], [1, "strong"]], None)
+    moves = len(p.state.history)
+    p.update(0)  # no clock: thought through at once, in the first update
+    assert p.thinking is None and p.decided is not None
+    assert len(p.state.history) == moves  # but played only once the pause has passed
+    p.update(play.BOT_MS - 1)
+    assert len(p.state.history) == moves
+    decided = p.decided
+    p.update(play.BOT_MS)
+    assert p.state.history[moves] == decided  # (a card is drawn after it at once)
+
+
+def _gouda_window():
+    """A Gouda state at an open reaction window, with markers in hand (seeded, found by play)."""
+    rules = table("gouda")
+    from cheesefw.engine.rng import Rng
+
+    for seed in range(50):
+        s = gouda.State(rules, {"players": 2, "powers": True})
+        rng = Rng(seed)
+        while not s.is_terminal():
+            if s.current_player() == REACTION and len(s.legal_actions()) > 1:
+                return s
+            if s.current_player() == CHANCE:
+                s.apply_action(rng.choose(s.chance_outcomes()))
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.below(len(legal))])
+    raise AssertionError("no reaction window with markers in 50 seeded games")
+
+
+def test_a_person_who_takes_the_window_stops_the_board_thinking():
+    clock = ReadClock()
+    p = make_play(gouda, {"players": 2, "powers": True}, [[1, "strong"]], clock)
+    p.state = _gouda_window()
+    p._advance(0)
+    assert p.wait == play.WINDOW and p.thinking is not None
+    p.on_button("ok", "press", 1)  # a person takes the window before the board's pause ends
+    assert p.wait == play.SEAT and p.thinking is None
+    moves = len(p.state.history)
+    p.update(play.BOT_MS + 5)
+    assert len(p.state.history) == moves and p.wait == play.SEAT
+    p.on_button("back", "press", play.BOT_MS + 10)  # the window again: the board thinks afresh
+    assert p.wait == play.WINDOW and p.thinking is not None
+
+
+def test_the_thinking_generators_return_what_their_decide_returns():
+    """games.decide runs a think generator to its end: the value is its return, not a yield."""
+
+    def think():
+        yield
+        yield
+        return 42
+
+    assert decide(think()) == 42
+    s = gatenkaas.State(table("gatenkaas"), {"players": 2})
+    from cheesefw.engine.rng import Rng
+
+    rng = Rng(5)
+    while s.current_player() == CHANCE:
+        s.apply_action(rng.choose(s.chance_outcomes()))
+    steps = list(gatenkaas_bot.think(s, Rng(1), "strong"))
+    assert all(step is None for step in steps)
+    assert len(steps) == len(s.legal_actions()) + 1  # one step per placement judged, and the first
+    assert decide(gatenkaas_bot.think(s, Rng(1))) in s.legal_actions()
+    assert PASS not in s.legal_actions()

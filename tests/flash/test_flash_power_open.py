@@ -1,0 +1,90 @@
+"""A power cut during `cheeseboard flash` with the port kept open (a USB-UART bridge, or an
+ESP32's reset button): the board goes dark for 0.3 s and comes back, the host's port never
+closes. The command still ends, within its deadline, with one line saying what happened and
+which firmware the board runs; the board is whole and the next flash completes."""
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from flashing import active_slot, append, firmware_copy, flash
+
+from cheeseboard.flash import image
+from cheeseboard.paths import load_profile
+
+pytestmark = pytest.mark.board
+
+DEADLINE = 75.0  # seconds: the longest the command may take, cut or not
+WINDOW = 5.0  # s after "flashing firmware": the upload (at 115200 baud), the switch, the trial
+DEFAULT = (0.6, 3.0)  # in the upload, and near its end; the slow run cuts at 100 instants
+SLOW = [round(WINDOW * i / 100, 2) for i in range(100)]
+
+
+@pytest.fixture(scope="module")
+def new_firmware(tmp_path_factory):
+    def change(root):
+        for module in ("app.py", "render.py", "games/gouda.py"):
+            append(root / "cheesefw" / module, "\nUPDATED = 3\n")
+
+    return firmware_copy(tmp_path_factory.mktemp("new"), change=change)
+
+
+def cut_during_flash(board, firmware, after, force=True):
+    """Run the flash, cut the power `after` s into it (0.3 s off, then on again); the
+    command's (seconds, returncode, stdout, stderr)."""
+    board.release_console()
+    cmd = [sys.executable, "-m", "cheeseboard", "flash", "--port", board.pty,
+           "--firmware", str(firmware)] + (["--force"] if force else [])
+    flashing = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    began = time.monotonic()
+    try:
+        assert flashing.stdout.readline().startswith("flashing firmware")
+        time.sleep(after)
+        board.link.send(op="power_cut")
+        time.sleep(0.3)
+        board.link.send(op="power_on")
+        try:
+            out, err = flashing.communicate(timeout=DEADLINE - (time.monotonic() - began))
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the flash hung: no end %.0f s after a cut at %.2f s"
+                                 % (DEADLINE, after)) from None
+    finally:
+        flashing.kill()
+    board.reopen_console()
+    return time.monotonic() - began, flashing.returncode, out, err
+
+
+@pytest.mark.parametrize("after", list(DEFAULT) + [
+    pytest.param(t, marks=pytest.mark.slow) for t in SLOW if t not in DEFAULT])
+def test_a_power_cut_with_the_port_open_ends_the_flash_with_what_the_board_runs(
+        make_vboard, tmp_path, new_firmware, after):
+    flash_dir = tmp_path / "flash"
+    # Real time: the cut falls at a wall instant of the tool's work, as a person's would.
+    board = make_vboard(flash_dir=flash_dir, baud=115200, clock="real")
+    board.wait_protocol()
+    old_build = json.loads((flash_dir / "slot.json").read_text())["build"]
+    new_build = image.make(load_profile("pico"), firmware=new_firmware).build_id
+    _, code, out, err = cut_during_flash(board, new_firmware, after)
+    assert "Traceback" not in out + err, (out, err)
+    hello = board.wait_protocol(timeout=30)
+    runs = hello["slot"]
+    if code == 0:  # the whole flash was over before the cut
+        assert "up and well" in out and runs["build"] == new_build
+    else:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("cheeseboard: "), err
+        said = re.search(r"the board runs (the new|its previous|the same) firmware", lines[0])
+        assert said, lines[0]
+        if said.group(1) == "the new":
+            assert runs["build"] == new_build and runs["active"] in lines[0]
+        else:
+            assert runs.get("build", old_build) != new_build or runs["active"] != "slot_b"
+            assert runs["active"] in lines[0]
+    # whole, and flashed again without a hitch
+    active_slot(flash_dir, loader=False)
+    result = flash(board, new_firmware)
+    assert result.outcome in ("up", "up to date"), result.error
+    assert active_slot(flash_dir)[1]["build"] == new_build

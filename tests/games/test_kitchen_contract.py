@@ -1,0 +1,238 @@
+"""The kitchen game against docs/game-contract.md: rule table, options, view, hint, to_dict."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from cheesefw.games import CHANCE, kitchen, load
+from cheesefw.games.kitchen_moves import destinations
+from cheesefw.games.kitchen_table import read_board
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "firmware/rules/kitchen.json"
+RULES = json.loads(RULES_PATH.read_text())
+
+
+def dealt(rules=RULES, options=None):
+    s = kitchen.State(rules, options or {})
+    while s.current_player() == CHANCE:
+        s.apply_action(s.chance_outcomes()[0][0])
+    return s
+
+
+def test_the_module_has_the_contract_names():
+    assert load("kitchen") is kitchen and kitchen.NAME == "kitchen"
+    for key, values in kitchen.OPTIONS:
+        assert isinstance(key, str) and values
+    for name in (
+        "current_player",
+        "legal_actions",
+        "chance_outcomes",
+        "apply_action",
+        "action_player",
+        "is_terminal",
+        "winners",
+        "hint",
+        "view",
+        "to_dict",
+    ):
+        assert callable(getattr(kitchen.State, name))
+    assert callable(kitchen.State.from_dict)
+
+
+def test_the_rule_table_states_the_published_facts():
+    assert isinstance(RULES["version"], int)
+    assert RULES["grid"] == {"cols": 6, "rows": 7}
+    assert len(RULES["table"]) == 6 and len(RULES["holes"]) == 4
+    assert sum(RULES["deck"].values()) == 38 and RULES["deck"]["cheese"] == 10
+    assert RULES["dice"] == {"grey": [1, 1, 2, 2, 3, 4], "blue": [1, 1, 2, 2, 2, 3]}
+    assert RULES["win"]["cheese"] == 10 and RULES["win"]["all_out"] and RULES["win"]["one_home"]
+    # Parsed on a board with little heap (docs/benchmarks.md's heap table; this table in):
+    # the colour-vision palette's `cb:` colours took it past the 1 200 B it was held to before.
+    assert len(RULES_PATH.read_bytes()) < 1600
+
+
+def test_the_palette_colours_every_kind_the_view_shows():
+    kinds = {"cat", "mouse", "tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
+    engine = {"0", "1", "die0", "die1", "meter"}  # seats, each side's die, the cheese meter
+    turned = {"dish", "plus1", "plus2", "arrow", "fork", "knife"}  # shown while turned over
+    palette = {k for k in RULES["palette"] if not k.startswith("cb:")}
+    assert kinds | engine | turned | {"empty"} == palette
+    # The colour-vision palette recolours some of these, and names nothing else.
+    assert {k[3:] for k in RULES["palette"] if k.startswith("cb:")} <= palette
+    for rgb in RULES["palette"].values():
+        assert len(rgb) == 3 and all(0 <= c <= 255 for c in rgb)
+
+
+@pytest.mark.parametrize(
+    "path, value, field",
+    [
+        (("version",), "1", "version"),
+        (("grid", "rows"), 10, "grid.rows"),
+        (("table",), ["c3", "z9"], "table"),
+        (("holes",), ["a4", "c1", "d7"], "holes"),
+        (("holes",), ["a4", "c1", "d7", "c4"], "holes"),
+        (("deck", "cheese"), 11, "deck"),
+        (("deck", "spoon"), 1, "deck"),
+        (("dice", "grey"), [1, 2, 7], "dice.grey"),
+        (("win", "cheese"), 11, "win.cheese"),
+        (("win", "turn_limit"), 0, "win.turn_limit"),
+        (("win", "one_home"), 1, "win.one_home"),
+        (("house", "revisit"), "no", "house.revisit"),
+        (("palette", "cat"), [1, 2], "palette.cat"),
+    ],
+)
+def test_a_bad_rule_table_is_refused_naming_the_field(path, value, field):
+    rules = copy.deepcopy(RULES)
+    node = rules
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(ValueError, match=field.replace(".", r"\.")):
+        kitchen.State(rules, {})
+
+
+def test_options_take_their_default_and_refuse_bad_values():
+    assert kitchen.State(RULES, {}).goal == 10
+    assert kitchen.State(RULES, {"short_game": True}).goal == RULES["win"]["short_cheese"]
+    for bad in ({"short_game": 1}, {"short_game": "yes"}, {"players": 3}):
+        with pytest.raises(ValueError, match="expected"):
+            kitchen.State(RULES, bad)
+
+
+def test_illegal_actions_raise_and_leave_the_state_unchanged():
+    s = dealt()
+    before = s.to_dict()
+    for bad in ("a1", "z9", 1, True, None, ("c3",), ["c3"], "stay"):
+        with pytest.raises(ValueError, match="expected"):
+            s.apply_action(bad)
+        assert s.to_dict() == before
+    s.apply_action("c3")
+    before = s.to_dict()
+    for bad in (0, 5, True, 1.0, "1", "c3"):  # the grey die has no 5, and True is not 1
+        with pytest.raises(ValueError):
+            s.apply_action(bad)
+        assert s.to_dict() == before
+
+
+def test_view_hides_what_lies_under_a_face_down_tile():
+    seen = set()
+    for seed in range(6):
+        s = kitchen.State(RULES, {})
+        n = 0
+        while s.current_player() == CHANCE:
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[(n * 7 + seed) % len(outcomes)][0])
+            n += 1
+        view = json.dumps(s.view()["marks"])
+        seen.add(view)
+        for kind in kitchen.KINDS:
+            assert '"%s"' % kind not in view
+    assert len(seen) == 1  # different deals look the same from above
+
+
+def test_hint_lights_the_squares_of_each_action():
+    s = dealt()
+    assert s.hint("d4") == {"spaces": ["d4"], "text": "cat starts"}
+    s.apply_action("d4")
+    assert s.hint(3) == {"spaces": [], "text": "roll 3"}
+    s.apply_action(1)
+    assert s.hint("a4") == {"spaces": ["a3", "a4", "a5", "b4"], "text": "mouse"}
+    s.apply_action("a4")
+    assert s.hint("b4") == {"spaces": ["a4", "b4"], "text": "mouse"}
+    with pytest.raises(ValueError):
+        s.hint("f7")
+
+
+def test_the_deal_hint_never_names_the_tile():
+    s = kitchen.State(RULES, {})
+    for outcome, _ in s.chance_outcomes():
+        assert s.hint(outcome) == {"spaces": ["a1"], "text": "tile"}
+
+
+def test_view_shows_pieces_die_and_counters():
+    s = dealt()
+    s.apply_action("c5")
+    s.apply_action(2)
+    view = s.view()
+    assert view["turn"] == kitchen.MICE and view["dice"] == [2]
+    assert view["pieces"] == [
+        ["a4", "mouse"],
+        ["c1", "mouse"],
+        ["c5", "cat"],
+        ["d7", "mouse"],
+        ["f4", "mouse"],
+    ]
+    assert view["status"] == {"cheese": 0, "goal": 10, "caught": 0, "to_come_out": 4, "home": 0,
+                              "meter": [0, 10]}
+    assert view["reveal"] is None
+    assert kitchen.State(RULES, {}).view()["turn"] == CHANCE
+
+
+def test_to_dict_is_plain_data_and_from_dict_rebuilds_it():
+    s = dealt()
+    s.apply_action("c3")
+    s.apply_action(1)
+    s.apply_action("a4")
+    d = s.to_dict()
+    again = kitchen.State.from_dict(RULES, json.loads(json.dumps(d)))
+    assert again == s and again.to_dict() == d and again.history == s.history
+    assert again.legal_actions() == s.legal_actions()
+    for broken in (
+        {},
+        dict(d, phase="dance"),
+        dict(d, cheese="3"),
+        dict(d, mice=["a4"]),
+        dict(d, history=["zz"]),
+        dict(d, cat="q1"),
+        dict(d, tiles=["spoon"] * 42),
+    ):
+        with pytest.raises(ValueError):
+            kitchen.State.from_dict(RULES, broken)
+
+
+def test_history_lists_every_action_and_outcome_in_order():
+    s = dealt()
+    s.apply_action("c3")
+    s.apply_action(4)
+    s.apply_action("f4")
+    h = s.history
+    assert len(h) == 38 + 3 and h[-3:] == ["c3", 4, "f4"]
+    assert set(h[:38]) <= set(kitchen.KINDS)
+
+
+def test_the_path_search_is_bounded_by_the_steps():
+    b = read_board(RULES, kitchen.KINDS)
+    open_floor = bytearray(b.open)
+    # From the middle of an open 6x7 floor, six steps reach every square of the right parity
+    # within six; the search visits at most 4*3**5 paths.
+    got = destinations(b, b.square("c4"), 6, open_floor, False)
+    assert got and all(abs(sq // 7 - 2) + abs(sq % 7 - 3) in (2, 4, 6) for sq in got)
+
+
+def test_rules_doc_names_every_rule_test_and_only_real_ones():
+    import re
+
+    import test_kitchen_rules
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"test_kitchen_rules\.py::(test_\w+)", doc))
+    tests = {name for name in dir(test_kitchen_rules) if name.startswith("test_")}
+    assert named == tests
+
+
+def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_may_repeat():
+    import random
+
+    from cheesefw.games.kitchen_moves import _walk
+
+    board = read_board(RULES, kitchen.KINDS)
+    rng = random.Random(1)
+    for _ in range(2000):
+        access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
+        start, steps = rng.randrange(board.n), rng.randint(1, 6)
+        found = bytearray(board.n)
+        _walk(board.nbrs, [start], steps, access, True, found)  # every path, one by one
+        want = [sq for sq in range(board.n) if found[sq]]
+        assert destinations(board, start, steps, access, True) == want

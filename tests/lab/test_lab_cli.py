@@ -1,0 +1,77 @@
+"""`cheeseboard lab` refuses bad input as a user meets it: the installed command, run from a
+folder outside the repository; one line naming what is wrong, non-zero, no traceback, and
+nothing written to --out."""
+
+import json
+from pathlib import Path
+
+import pytest
+from installed import assert_clear_refusal, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bad_table(home):
+    t = json.loads((ROOT / "firmware/rules/gouda.json").read_text())
+    t["dice"]["n"] = 9  # a board has at most 5 dice
+    path = Path(home) / "bad.json"
+    Path(home).mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(t))
+    return str(path)
+
+
+CASES = [
+    (["chess"], ["unknown game", "gouda"]),
+    (["gouda", "--option", "colour=blue"], ["colour", "players"]),
+    (["gouda", "--option", "players=9"], ["players", "expected one of"]),
+    (["gouda", "--option", "players"], ["KEY=VALUE"]),
+    (["gouda", "--games", "0"], ["--games", "at least 1"]),
+    (["gouda", "--players", "genius"], ["genius", "random"]),
+    (["kitchen", "--option", "short_game=maybe"], ["short_game", "true"]),
+    (["katz", "--option", "board=1"], ["board", "players"]),  # the menu's seat step now
+    (["gouda", "--rules", "BAD"], ["dice.n"]),
+    (["gouda", "--rules", "missing.json"], ["missing.json", "cannot read"]),
+    (["gouda", "--against-option", "powers=often"], ["powers"]),
+    (["gouda", "--games", "3", "--dask", "tcp://127.0.0.1:9"], ["Dask", "127.0.0.1:9"]),
+]
+
+
+@pytest.mark.parametrize("args,words", CASES)
+def test_bad_input_is_one_clear_line_and_writes_nothing(tmp_path, args, words):
+    home = tmp_path / "home"
+    args = [bad_table(home) if a == "BAD" else a for a in args]
+    result = run(home, "lab", *args, "--out", "out", timeout=120)
+    assert_clear_refusal(result, *words)
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not (home / "out").exists()
+
+
+def test_a_small_sweep_from_outside_the_repository_writes_its_report(tmp_path):
+    home = tmp_path / "home"
+    result = run(home, "lab", "kitchen", "--games", "4", "--jobs", "1", timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "\r" not in result.stderr  # no progress bar when the output is not a terminal
+    report = json.loads((home / "lab-kitchen" / "report.json").read_text())
+    assert report["games"] == 4 and sum(report["wins"]) == 4
+
+
+def test_without_matplotlib_the_lab_gives_a_command_that_works_from_here(tmp_path):
+    """The interpreter the installed command runs on, with pip: from any folder (not an
+    editable install that works from the repository's root alone)."""
+    import os
+    import subprocess
+
+    from installed import CHEESEBOARD, user_env
+
+    hidden = tmp_path / "no-matplotlib" / "matplotlib"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError('not installed here')\n")
+    env = dict(user_env(tmp_path), PYTHONPATH=str(hidden.parent))
+    result = subprocess.run([CHEESEBOARD, "lab", "gouda", "--games", "2"], cwd=str(tmp_path),
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert_clear_refusal(result, "matplotlib")
+    said = result.stderr.strip()
+    command = said.split("matplotlib: ", 1)[1].split(" (")[0].split()
+    assert os.access(command[0], os.X_OK) and command[1:4] == ["-m", "pip", "install"], said
+    assert any(word.strip("'").startswith("matplotlib") for word in command[4:]), said
+    assert "-e" not in command and ".[lab]" not in said, said
