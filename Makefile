@@ -41,11 +41,16 @@ $(NPM_STAMP): package.json package-lock.json
 web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
 	$(BIN)/cheeseboard web --open --profile $(PROFILE)
 
+# The tests on every core (pytest-xdist; TEST_JOBS=0: in this process, one at a time). A worker
+# that runs out steals from the other's share, so a long test does not leave a core idle.
+TEST_JOBS ?= auto
+PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
+
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PARALLEL)
 
 test-slow: $(STAMP)  ## the long randomised tests as well
-	$(BIN)/python -m pytest -q -m ''
+	$(BIN)/python -m pytest -q -m '' $(PARALLEL)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests

@@ -65,3 +65,12 @@ def stock_uf2():
 def frozen_uf2():
     """MicroPython for a Pico with this checkout's firmware frozen in (profile pico)."""
     return _uf2(frozen=True)
+
+
+UF2_FIXTURES = {"stock_uf2", "frozen_uf2"}
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that need a Pico's UF2 run first: the build (minutes on a fresh machine) then
+    starts at once, and on every core (`make test`) the other workers run the rest meanwhile."""
+    items.sort(key=lambda item: not UF2_FIXTURES & set(getattr(item, "fixturenames", ())))

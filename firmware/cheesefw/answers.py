@@ -6,15 +6,20 @@ import gc
 import json
 import sys
 
-from cheesefw import VERSION, protocol
+from cheesefw import VERSION, request_line
 
 
 def hello(app, request):
+    return facts(app.board.profile["name"])
+
+
+def facts(profile):
+    """hello's answer: the firmware, the profile's name, where it runs, its free heap, slot.json."""
     gc.collect()
     impl = sys.implementation
     return {
         "firmware": VERSION,
-        "profile": app.board.profile["name"],
+        "profile": profile,
         "platform": sys.platform,
         "runtime": "%s %d.%d.%d" % ((impl.name,) + impl.version[:3]),
         "heap_free": gc.mem_free(),
@@ -28,7 +33,7 @@ def state(app, request):
 
 
 def log(app, request):
-    return app.scene.log(protocol.number(request, "from", 0, protocol.MAX_ID, 0))
+    return app.scene.log(request_line.number(request, "from", 0, request_line.MAX_ID, 0))
 
 
 def _slot_state():

@@ -7,7 +7,7 @@ from cheesefw.buttons import Buttons
 from cheesefw.modules import forget
 
 TICK_MS = 10
-_ANSWERS = ("hello", "state", "log")  # the App's own commands (cheesefw.answers)
+_ANSWERS = const(("hello", "state", "log"))  # the App's own commands (cheesefw.answers)
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
 
 
@@ -84,21 +84,36 @@ class App:
 def start(trial=False, feed=None):
     """The board's App, set up and ready to tick; None when the profile is refused (each of
     its faults said on the console). The web board's page calls this and ticks the App
-    itself; a board's main.py runs it through main(). trial: a new firmware's first boot
-    (cheesefw.startup). The code that starts the board runs once: it is let go of here."""
-    from cheesefw import startup
-
-    try:
-        return startup.start(trial, feed)
-    finally:
-        startup = None
-        forget("cheesefw.startup", "cheesefw.checked")
-        gc.collect()
+    itself; a board's main.py runs it through main(). trial: a new firmware's first boot."""
+    started = _power_on(trial, feed)
+    return started if isinstance(started, App) else None
 
 
 def main(up=None, feed=None):
     """Run the board; up() is called once the main loop has run for _UP_MS (main.py's
-    health check of a new firmware), feed() every tick (its watchdog's)."""
-    app = start(up is not None, feed)
-    if app is not None:
-        app.run(up, feed)
+    health check of a new firmware), feed() every tick (its watchdog's). A board whose
+    profile cannot be read anywhere answers the protocol with the fault (cheesefw.fault), so
+    that a host can say what is wrong and flash it; on trial it returns (main.py then goes
+    back to the previous firmware)."""
+    started = _power_on(up is not None, feed)
+    if isinstance(started, App):
+        started.run(up, feed)
+    elif up is None:
+        from cheesefw import fault
+
+        fault.serve(started, TICK_MS, feed)
+
+
+def _power_on(trial, feed):
+    """The App, or the fault that stopped power-on (cheesefw.startup): the code that starts
+    the board runs once, and is let go of here."""
+    from cheesefw import startup
+
+    try:
+        started = startup.start(trial, feed)
+    finally:
+        startup = None
+        forget("cheesefw.startup", "cheesefw.profile_file", "cheesefw.first_boot",
+               "cheesefw.checked")
+        gc.collect()
+    return App(*started) if isinstance(started, tuple) else started

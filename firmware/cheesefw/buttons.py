@@ -12,10 +12,11 @@ DEBOUNCE_MS = 20
 LONG_MS = 800
 _STUCK_MS = const(10000)
 
-PRESS = "press"
-RELEASE = "release"
-LONG = "long"
-STUCK = "stuck"
+# The events (private constants: they cost the board no names; callers compare the strings).
+_PRESS = const("press")
+_RELEASE = const("release")
+_LONG = const("long")
+_STUCK = const("stuck")
 
 
 class Button:
@@ -24,7 +25,7 @@ class Button:
     def __init__(self, name, pin, now):
         self.name = name
         self.pin = pin
-        # A button already held at power-on counts as pressed without a PRESS:
+        # A button already held at power-on counts as pressed without a _PRESS:
         # nobody meant it, and if it stays down it is reported stuck.
         self._raw = pin.value()
         self.pressed = self._raw == 0  # the debounced state
@@ -48,18 +49,18 @@ class Button:
             if down:
                 self._pressed_at = now
                 self._long_sent = False
-                return PRESS
+                return _PRESS
             was_stuck = self.stuck
             self.stuck = False
-            return None if was_stuck else RELEASE
+            return None if was_stuck else _RELEASE
         if down and not self.stuck:
             held = ticks_diff(now, self._pressed_at)
             if held >= _STUCK_MS:
                 self.stuck = True
-                return STUCK
+                return _STUCK
             if held >= LONG_MS and not self._long_sent:
                 self._long_sent = True
-                return LONG
+                return _LONG
         return None
 
 

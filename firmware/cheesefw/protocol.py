@@ -8,27 +8,14 @@ Lines are at most _MAX_LINE (1024) bytes of printable ASCII, so they never hold 
 0x04 and Ctrl-C from mpremote still stops main.py. A line that is too long, not
 ASCII, badly framed, fails its checksum or names an unknown command gets an
 error reply and changes nothing. Received text is parsed as JSON, never run.
-"""
 
-import binascii
-import gc
-import json
+A board no host talks to keeps neither the line's buffer nor the code that reads a request
+(cheesefw.request_line): both come with the first line, and stay.
+"""
 
 from cheesefw import const
 
 _MAX_LINE = const(1024)
-MAX_ID = 0x3FFFFFFF  # a request id, and a count a request may name (a small int at 32 bits)
-
-
-def checksum(text):
-    """The frame checksum of a JSON text (bytes): CRC-32, 8 lowercase hex digits."""
-    return "%08x" % (binascii.crc32(text) & 0xFFFFFFFF)
-
-
-def frame(obj):
-    """One protocol line (str, with newline) carrying obj as JSON."""
-    text = json.dumps(obj)
-    return "@%s %s\n" % (checksum(text.encode()), text)
 
 
 class Server:
@@ -42,11 +29,12 @@ class Server:
     def __init__(self, write, handlers):
         self.write = write
         self.handlers = handlers
-        # The line is assembled in one buffer made at power-on: a long `put` line then needs
-        # no block of its size while the board plays (a heap-tight board may have none).
-        self._line = bytearray(_MAX_LINE)
+        # The line is assembled in one buffer, made at the first byte and kept: a long `put`
+        # line then needs no block of its size while the board plays (a heap-tight board may
+        # have none).
+        self._line = None
         self._length = 0
-        self._overflow = False
+        self._overflow = None  # why the rest of this line is dropped (answered at its end)
 
     def feed(self, data):
         """Take in console bytes; answer every request they complete."""
@@ -64,9 +52,15 @@ class Server:
     def _add(self, data, start, end):
         if self._overflow or start == end:
             return
+        if self._line is None:
+            try:
+                self._line = bytearray(_MAX_LINE)
+            except MemoryError:
+                self._overflow = "out of memory on the board: no room for the line, nothing changed"
+                return
         length = self._length + end - start
         if length > _MAX_LINE:
-            self._overflow = True  # drop the rest of this line, answer at its end
+            self._overflow = "line too long: at most %d bytes" % _MAX_LINE
             self._length = 0
             return
         self._line[self._length:length] = memoryview(data)[start:end]
@@ -75,85 +69,24 @@ class Server:
     def _end_of_line(self):
         length, overflow = self._length, self._overflow
         self._length = 0
-        self._overflow = False
+        self._overflow = None
         if overflow:
-            self._error(None, "line too long: at most %d bytes" % _MAX_LINE)
+            self.error(None, overflow)
             return
         if length and self._line[length - 1] == 13:
             length -= 1
         if not length:
             return  # a bare newline (mpremote sends \r before Ctrl-C): nothing to answer
-        rid = cmd = request = reply = None
         try:
-            request = parse(memoryview(self._line)[:length])
-            rid, cmd = request["id"], request["cmd"]
-            handler = self.handlers.get(cmd)
-            if handler is None:
-                self._error(rid, "unknown command: %s" % cmd)
-                return
-            reply = handler(request)
-            request = None
-            reply["id"] = rid
-            reply["ok"] = True
-            self.write(frame(reply))
+            from cheesefw import request_line  # (imported at the first line, and kept)
         except MemoryError:
-            # No request changes the game (they read it, or the tables on flash, whose
-            # changes are atomic): one that finds no heap is refused, never fatal.
-            request = reply = None
-            gc.collect()
-            self._error(rid, _NO_HEAP if cmd is None else "%s: %s" % (cmd, _NO_HEAP))
-        except Exception as e:  # noqa: BLE001 (whatever a request trips is its answer)
-            text = str(e)
-            if cmd is not None and not isinstance(e, (ValueError, KeyError, TypeError)):
-                kind = type(e).__name__  # not a handler's refusal: say what it tripped on
-                text = "%s: %s" % (kind, text) if text else kind
-            self._error(rid, text if cmd is None else "%s: %s" % (cmd, text))
+            return  # no heap for it: the host's request times out, and the board plays on
+        request_line.answer(self, memoryview(self._line)[:length])
 
-    def _error(self, rid, message):
-        for _ in range(2):  # (a second time after a collection: an error reply is small)
-            try:
-                self.write(frame({"id": rid, "ok": False, "error": message}))
-                return
-            except MemoryError:
-                gc.collect()
-        # No heap even for that: the host's request times out, and the board plays on.
-
-
-_NO_HEAP = "out of memory on the board, nothing changed (the game goes on; try again between games)"
-
-
-def number(request, field, lo, hi, default=None):
-    """request[field] as an int within lo..hi (default when absent and a default is given);
-    ValueError otherwise. Every numeric field of a request is read through this: a value past
-    what the board can index (an offset of 2**63) is refused here, never tripped over later."""
-    value = request.get(field, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError("%s: expected an integer %d..%d, got %s"
-                         % (field, lo, hi, repr(value)[:24]))
-    return value
-
-
-def parse(line):
-    """A request dict from one line (bytes, no newline); ValueError says what is wrong."""
-    for b in line:
-        if b < 32 or b > 126:
-            raise ValueError("not printable ASCII: byte 0x%02x" % b)
-    if len(line) < 11 or line[0] != 64 or line[9] != 32:  # "@" + 8 hex + " "
-        raise ValueError("bad frame: expected '@<crc32> <json>'")
-    text = line[10:]
-    got = bytes(line[1:9]).decode()
-    if checksum(text) != got:
-        raise ValueError("bad checksum: expected %s, got %s" % (checksum(text), got))
-    try:
-        request = json.loads(text)
-    except ValueError:
-        raise ValueError("bad JSON") from None
-    if not isinstance(request, dict):
-        raise ValueError("bad request: expected a JSON object")
-    try:
-        number(request, "id", 0, MAX_ID)
-    except ValueError:
-        raise ValueError("bad id: expected an integer 0..%d" % MAX_ID) from None
-    if not isinstance(request.get("cmd"), str):
-        raise ValueError("bad cmd: expected a string")
-    return request
+    def error(self, rid, message):
+        """An error reply (cheesefw.request_line.error)."""
+        try:
+            from cheesefw import request_line
+        except MemoryError:
+            return
+        request_line.error(self.write, rid, message)

@@ -42,11 +42,10 @@ def choose_options(game, choices, options):
 
 
 def for_game(game):
-    """field, int_in and choose_options with the game's name given: what a game's table reader
-    calls, each refusal naming its game. (Lambdas: they have no names of their own, which a
-    board would intern.)"""
+    """field and int_in with the game's name given: what a game's table reader calls, each
+    refusal naming its game. (Lambdas: they have no names of their own, which a board would
+    intern.)"""
     return (
         lambda d, key, kind, where="": field(game, d, key, kind, where),
         lambda d, key, low, high, where="": int_in(game, d, key, low, high, where),
-        lambda choices, options: choose_options(game, choices, options),
     )

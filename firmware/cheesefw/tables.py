@@ -18,7 +18,7 @@ import os
 from cheesefw import checked, table_check
 from cheesefw.games import GAMES
 from cheesefw.home import HOME, rules_file, rules_files
-from cheesefw.protocol import number
+from cheesefw.request_line import number
 
 CHUNK = 300  # table bytes per `get` reply (400 characters of base64)
 MAX_PUT = 900  # table bytes per `put`, as base64 "data" or, for ASCII text, JSON "text"

@@ -1,6 +1,6 @@
 """The live heap of the firmware as flashed, on a 32-bit VM and on the 64-bit one.
 
-    make bench        (or: python tests/bench/bench_heap.py)
+    make bench        (or: python tests/bench/bench_heap.py [GAME...], all five by default)
 
 The same image (`cheeseboard flash`'s: compiled .mpy, rule tables, the pico profile) boots
 on MicroPython's WebAssembly port in Node (32-bit pointers, as a Pico's; the web board's
@@ -33,9 +33,17 @@ from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 TARGET = 64 * 1024  # the board's heap target at 32 bits
 STRETCH = 48 * 1024  # at which the whole board plays in a 64 KB heap
+# (label, game, options, the profile flashed: Gatenkaas is on the 16x16 board's alone); the
+# options' "seats" are the [seat, level] pairs the board plays, as the menu gives them.
 GAMES = (
-    ("6-player Gouda with powers", "gouda", {"players": 6, "powers": True}),
-    ("kitchen, the board plays the cat", "kitchen", {"cat": "board"}),
+    ("6-player Gouda with powers", "gouda", {"players": 6, "powers": True}, "pico"),
+    ("kitchen, the board plays the cat", "kitchen", {"cat": "board"}, "pico"),
+    ("5-player Kalle, the board plays a seat", "kalle",
+     {"players": 5, "seats": [[0, "strong"]]}, "pico"),
+    ("6-player Katz, the board plays a seat", "katz",
+     {"players": 6, "seats": [[0, "strong"]]}, "pico"),
+    ("4-player Gatenkaas on the 16x16 board, the board plays a seat", "gatenkaas",
+     {"players": 4, "seats": [[0, "strong"]]}, "pico16"),
 )
 
 
@@ -45,15 +53,15 @@ def write_folder(files, folder):
         (folder / rel).write_bytes(data)
 
 
-def flash_files(tmp):
-    """The pico's image laid out as a flashed board after its first boot (the new firmware's
+def flash_files(tmp, profile="pico"):
+    """The profile's image laid out as a flashed board after its first boot (the new firmware's
     trial, which checks the profile and every rule table once and stamps them: a board's
     every later boot and game start skips those checks), plus the benchmark's driver."""
-    files = image.layout(image.make(paths.load_profile("pico")))
+    files = image.layout(image.make(paths.load_profile(profile)))
     drive = Path(tmp) / "heap_drive.mpy"
     build.compile_module(HERE / "heap_drive.py", drive, "heap_drive")
     files["heap_drive.mpy"] = drive.read_bytes()
-    first = Path(tmp) / "first-boot"
+    first = Path(tmp) / ("first-boot-" + profile)
     write_folder(files, first)
     on_unix(first, "--trial", {})
     files["checked.json"] = (first / "checked.json").read_bytes()
@@ -129,19 +137,26 @@ def as_json(files, path):
         {"files": {p: base64.b64encode(d).decode() for p, d in files.items()}}))
 
 
-def measure():
-    """{label: (32-bit result, 64-bit result, 32-bit result with the code in ROMFS)}."""
+def measure(only=()):
+    """{label: (32-bit result, 64-bit result, 32-bit result with the code in ROMFS)}; only:
+    the games to play (all when empty)."""
     out = {}
     with tempfile.TemporaryDirectory(prefix="cheeseboard-heap-") as tmp:
-        files = flash_files(tmp)
-        flash_json = Path(tmp) / "flash.json"
-        as_json(files, flash_json)
-        rom, rest = romfs_image(files)
-        romfs = Path(tmp) / "firmware.romfs"
-        romfs.write_bytes(rom)
-        rest_json = Path(tmp) / "flash-beside-romfs.json"
-        as_json(rest, rest_json)
-        for label, game, options in GAMES:
+        images = {}  # profile -> (files, flash json, flash json beside ROMFS, ROMFS image)
+        for label, game, options, profile in GAMES:
+            if only and game not in only:
+                continue
+            if profile not in images:
+                files = flash_files(tmp, profile)
+                flash_json = Path(tmp) / ("flash-%s.json" % profile)
+                as_json(files, flash_json)
+                rom, rest = romfs_image(files)
+                romfs = Path(tmp) / ("firmware-%s.romfs" % profile)
+                romfs.write_bytes(rom)
+                rest_json = Path(tmp) / ("flash-beside-romfs-%s.json" % profile)
+                as_json(rest, rest_json)
+                images[profile] = (files, flash_json, rest_json, romfs)
+            files, flash_json, rest_json, romfs = images[profile]
             folder = Path(tmp) / ("flash-" + game)  # a fresh board's flash for each game
             write_folder(files, folder)
             out[label] = (on_wasm(flash_json, game, options), on_unix(folder, game, options),
@@ -149,8 +164,8 @@ def measure():
     return out
 
 
-def main():
-    results = measure()
+def main(only=()):
+    results = measure(only)
     w_boot, u_boot, r_boot = next(iter(results.values()))
     rows = [("live heap after boot (menu)", "%d B" % w_boot["boot"], "%d B" % u_boot["boot"],
              "%.2f" % (w_boot["boot"] / u_boot["boot"]),
@@ -178,4 +193,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])  # game names: only those (all five when none)

@@ -39,7 +39,7 @@ GAMES = (
 # Runs on the VM, in a firmware image (.mpy, as flashed) with the largest profile.
 VM = """
 import json, time
-from cheesefw import app, render, startup
+from cheesefw import app, profile_file, render
 from cheesefw.engine import core
 from quiet_board import QuietBoard
 
@@ -55,7 +55,7 @@ def per_tick(fn, n=%(n)d):
         best = us if best is None else min(best, us)
     return best
 
-profile = startup.load_profile()
+profile = profile_file.load_profile()
 count = profile["led"]["count"]
 out = render.new_frame(count)
 

@@ -2,6 +2,10 @@
 wall time: the same test files run twice in one run, the ratio is the figure.
 
     python tests/bench/bench_suite.py [TEST_FILE ...]
+    python tests/bench/bench_suite.py --workers N
+
+With --workers: `cheeseboard test`'s set run in one process, then on N workers (pytest-xdist,
+as `make test` runs the suite), one after the other; the ratio is the figure.
 
 Without files, a representative set of board-test files (the whole suite takes ~20 minutes
 on 2 cores, too long to run twice here): the slowest waits (a stuck button, bad firmwares,
@@ -47,13 +51,20 @@ steps:
 """
 
 
-def run_file(path, clock):
-    """(wall seconds, passed, failed) of one test file's pytest in this clock."""
+# `cheeseboard test`'s set: the board's tests, not the slow ones, flashing's aside
+QUICK_SET = ("-m", "board and not slow", "--ignore-glob=*test_flash*", "tests")
+
+
+def run_file(path, clock, workers=0):
+    """(wall seconds, passed, failed) of one test file's pytest in this clock (path: a file,
+    or a tuple of pytest's arguments), on workers processes (0: in pytest's own)."""
     env = dict(os.environ, CHEESEBOARD_TEST_CLOCK=clock)
+    args = list(path) if isinstance(path, tuple) else ["-m", "not slow", path]
+    if workers:
+        args += ["-n", str(workers), "--dist", "worksteal"]
     began = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-m", "not slow", path], cwd=str(ROOT), env=env,
-                          capture_output=True, text=True)
+                           *args], cwd=str(ROOT), env=env, capture_output=True, text=True)
     seconds = time.monotonic() - began
     counts = dict((k, int(n)) for n, k in re.findall(r"(\d+) (passed|failed|error)",
                                                       done.stdout))
@@ -95,5 +106,20 @@ def main(files):
                 rows)
 
 
+def on_workers(n):
+    one = run_file(QUICK_SET, "virtual")
+    many = run_file(QUICK_SET, "virtual", workers=n)
+    same = "" if one[1:] == many[1:] else "; NOT the same results: %d/%d against %d/%d" \
+        % (many[1], many[2], one[1], one[2])
+    print_table("`cheeseboard test`'s set on %d workers against one (python "
+                "tests/bench/bench_suite.py --workers %d)" % (n, n),
+                [("%d passed, %d failed, on %d workers" % (many[1], many[2], n),
+                  "%.1f s" % many[0],
+                  "%.2f of one process's %.1f s%s" % (many[0] / one[0], one[0], same))])
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:] or DEFAULT_FILES)
+    if sys.argv[1:2] == ["--workers"]:
+        on_workers(int(sys.argv[2]))
+    else:
+        main(sys.argv[1:] or DEFAULT_FILES)

@@ -66,12 +66,12 @@ def one_game(module, table, opts, rng, peak=None):
 def board_profile():
     """The profile as main() leaves it on the board: checked, then its maps packed (and the
     power-on code let go of, as app.start does)."""
-    from cheesefw import startup
+    from cheesefw import profile_file
     from cheesefw.modules import forget
 
-    profile = startup.load_profile()
-    startup.pack_maps(profile)
-    forget("cheesefw.startup", "cheesefw.checked")
+    profile = profile_file.load_profile()
+    profile_file.pack_maps(profile)
+    forget("cheesefw.profile_file", "cheesefw.checked")
     return profile
 
 
@@ -94,11 +94,11 @@ def bench_heap(game, players, powers):
     before = mem()
     peak = before
     steps = 0
-    while scene.wait != play.OVER:
+    while scene.wait != "over":
         board.now += 10
-        if scene.wait in (play.DECIDE, play.WINDOW):
+        if scene.wait in ("decide", "window"):
             scene._apply(scene.choices[rng.below(len(scene.choices))], board.now)
-        elif scene.wait == play.ROLL:
+        elif scene.wait == "roll":
             scene._roll_dice(board.now)
         else:
             board.now += 1000  # let a timer run out (the board's cat thinking, say)

@@ -23,7 +23,7 @@ const output = (text) => { console_ += text; };
 if (romfsPath) {
   const first = await boot(loadMicroPython, files, output, vm);
   if (!first.app) throw new Error("the board did not start: " + console_);
-  first.mp.runPython("from cheesefw.startup import check_every_table\ncheck_every_table(_app.board)");
+  first.mp.runPython("from cheesefw.first_boot import check_every_table\ncheck_every_table(_app.board)");
   files["checked.json"] = first.mp.FS.readFile("/checked.json");
 }
 const board = await boot(loadMicroPython, files, output, vm, true);  // as a Pico: the loader stays

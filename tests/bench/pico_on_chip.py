@@ -12,13 +12,13 @@ import time
 
 from quiet_board import QuietBoard
 
-from cheesefw import app, startup
+from cheesefw import app, profile_file
 from cheesefw.engine import core
 from cheesefw.games import load
 from cheesefw.hal import micropython as hal
 
-profile = startup.load_profile()
-startup.pack_maps(profile)
+profile = profile_file.load_profile()
+profile_file.pack_maps(profile)
 
 
 def us_since(t0):
@@ -53,8 +53,8 @@ class ClockedBoard(QuietBoard):
 # The board's player: every seat played by the board, a tick every 10 ms as the main loop
 # runs them; its thinking is sliced (4 ms a tick), so no tick should take longer than one.
 def board_plays(game, players, ticks=300):
-    fresh = startup.load_profile()
-    startup.pack_maps(fresh)  # a board of its own: a game lets go of the others' maps
+    fresh = profile_file.load_profile()
+    profile_file.pack_maps(fresh)  # a board of its own: a game lets go of the others' maps
     board = ClockedBoard(fresh)
     engine = core.Engine(board)
     opts = {"players": players} if players else {}

@@ -150,6 +150,7 @@ def _interrupt_after(tmp_path, seconds, *args):
     return proc.returncode, err
 
 
+@pytest.mark.wall  # Ctrl-C at wall instants of a command's work
 @pytest.mark.parametrize("command, delays", [
     (("info",), (0.05, 0.3, 0.6)),
     (("sync",), (0.1, 0.4, 0.8)),

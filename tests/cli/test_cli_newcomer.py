@@ -143,8 +143,17 @@ def test_the_default_board_is_kept_and_its_game_resumes(tmp_path):
     assert resumed["mode"] == playing["mode"] and resumed.get("game") == playing.get("game")
     assert resumed.get("moves") == moves
     assert log.returncode == 0, log.stderr
-    assert log.stdout.splitlines()[0].startswith("0: ")
-    assert len(log.stdout.splitlines()) == moves
+    assert log.stdout.splitlines()[0].startswith('# {"game": ')  # (what replay reads)
+    assert log.stdout.splitlines()[1].startswith("0: ")
+    assert len(log.stdout.splitlines()) == moves + 1
+    # Replayed: the board's journal in full, the saved log only before its first hidden move.
+    saved = tmp_path / "game.log"
+    saved.write_text(log.stdout)
+    replayed, from_log = run(tmp_path, "replay"), run(tmp_path, "replay", str(saved))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "step 0 of " in replayed.stdout and "?" in replayed.stdout
+    assert from_log.returncode == 1 and from_log.stderr.count("\n") == 1
+    assert "nothing to replay" in from_log.stderr, from_log.stderr
 
     proc = start(tmp_path, "sim", "--headless", "--fresh", *CLOCK)
     try:
@@ -225,6 +234,7 @@ def _state_when(client, controller, predicate, timeout=10.0):
 
 
 @pytest.mark.board
+@pytest.mark.wall  # a person's terminal
 def test_a_burst_of_keys_in_the_terminal_view_is_that_many_presses(tmp_path):
     """Keys typed faster than a press lasts each count: Enter, then three '.' (next) in one
     burst move the first option (players, five values) exactly three steps.

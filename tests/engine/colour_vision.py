@@ -32,9 +32,13 @@ def led_as_srgb(rgb, brightness=1.0):
 
 def seen(rgb, vision, brightness=1.0):
     """The sRGB colour a person with that vision sees an LED driven with bytes rgb as."""
-    srgb = led_as_srgb(rgb, brightness)
+    return simulated(led_as_srgb(rgb, brightness), vision)
+
+
+def simulated(srgb, vision):
+    """An sRGB colour (a screen's) as a person with that vision sees it (Machado 2009)."""
     if vision == "normal":
-        return srgb
+        return tuple(srgb)
     image = np.array([[srgb]], dtype=np.uint8)
     return tuple(int(c) for c in _MACHADO.simulate_cvd(image, _DEFICIENCY[vision], 1.0)[0, 0])
 

@@ -96,7 +96,7 @@ def resume(flash, rules, seats):
 def step(play, rng, now):
     """One random choice of the players (never a takeback), then time moves on; the new time."""
     wait = play.wait
-    if wait == P.DECIDE:
+    if wait == "decide":
         peek = play._secret() is not None
         if peek:
             play.on_button("roll", "press", now)
@@ -104,13 +104,13 @@ def step(play, rng, now):
         play.on_button("ok", "press", now)
         if peek and play.peeking:
             play.on_button("roll", "release", now)
-    elif wait == P.ROLL:
+    elif wait == "roll":
         play.on_button("roll", "press", now)
-    elif wait == P.WINDOW and rng.below(3) == 0:
+    elif wait == "window" and rng.below(3) == 0:
         play.on_button("ok", "press", now)  # someone reacts: a seat, then its move
         play.seat = rng.below(play.players)
         play.on_button("ok", "press", now)
-        if play.wait == P.REACT:
+        if play.wait == "react":
             play.cursor = rng.below(len(play.choices))
             play.on_button("ok", "press", now)
         else:  # that seat had nothing to play: the window goes on
@@ -131,10 +131,10 @@ def play_game(name, options, seats, seed, odds=4, limit=3000):
     takebacks = refused = 0
     for _ in range(limit):
         wait = play.wait
-        if wait == P.OVER:
+        if wait == "over":
             break
         seen[len(play.state.history)] = crc(play.state)
-        if wait in (P.DECIDE, P.ROLL, P.WINDOW, P.BOT) and rng.below(odds) == 0:
+        if wait in ("decide", "roll", "window", "bot") and rng.below(odds) == 0:
             history = list(play.state.history)
             to = target(play)
             before = play.refused
@@ -147,13 +147,13 @@ def play_game(name, options, seats, seed, odds=4, limit=3000):
             assert len(play.state.history) == to < len(history)
             assert crc(play.state) == seen[to], ("not the state it had", to)
             check_span(module, rules, options, history, to, people)
-            assert play.wait == P.DECIDE and play.state.current_player() in people
+            assert play.wait == "decide" and play.state.current_player() in people
             for n in list(seen):
                 if n > to:
                     del seen[n]
             continue
         now = step(play, rng, now)
-    assert play.wait == P.OVER, "the game did not end"
+    assert play.wait == "over", "the game did not end"
     final = crc(play.state)
     # A power cut: the journal resumes to the same game, takebacks and all.
     again = resume(flash, rules, seats)

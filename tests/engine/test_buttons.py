@@ -46,7 +46,7 @@ def chatter(at, level, ms):
 
 def test_bounce_of_several_ms_gives_exactly_one_press_and_release():
     seen, _ = run({"ok": chatter(100, 0, 8) + chatter(300, 1, 8)}, 600, every_ms=1)
-    assert [(n, e) for _, n, e in seen] == [("ok", B.PRESS), ("ok", B.RELEASE)]
+    assert [(n, e) for _, n, e in seen] == [("ok", "press"), ("ok", "release")]
 
 
 def test_a_glitch_shorter_than_the_debounce_time_is_ignored():
@@ -57,19 +57,19 @@ def test_a_glitch_shorter_than_the_debounce_time_is_ignored():
 def test_long_press_gives_press_then_long_once_then_release():
     seen, _ = run({"roll": [(50, 0), (2050, 1)]}, 2500)
     events = [e for _, _, e in seen]
-    assert events == [B.PRESS, B.LONG, B.RELEASE]
-    long_at = [t for t, _, e in seen if e == B.LONG][0]
+    assert events == ["press", "long", "release"]
+    long_at = [t for t, _, e in seen if e == "long"][0]
     assert B.LONG_MS <= long_at - 50 <= B.LONG_MS + B.DEBOUNCE_MS + 10
 
 
 def test_a_stuck_button_is_reported_once_and_ignored_until_released():
     seen, buttons = run({"next": [(0, 0)], "ok": chatter(12000, 0, 3) + [(12100, 1)]}, 12500)
     events = [(n, e) for _, n, e in seen]
-    assert events.count(("next", B.STUCK)) == 1
-    assert ("next", B.RELEASE) not in events
+    assert events.count(("next", "stuck")) == 1
+    assert ("next", "release") not in events
     assert buttons.stuck() == ["next"]
     # the other buttons still work while one is stuck
-    assert ("ok", B.PRESS) in events and ("ok", B.RELEASE) in events
+    assert ("ok", "press") in events and ("ok", "release") in events
 
 
 def test_a_button_held_at_power_on_is_not_a_press():
@@ -80,8 +80,8 @@ def test_a_button_held_at_power_on_is_not_a_press():
 def test_several_buttons_at_once_each_give_their_own_events():
     seen, _ = run({"prev": [(50, 0), (150, 1)], "next": [(55, 0), (150, 1)],
                    "ok": [(60, 0), (150, 1)]}, 400)
-    presses = sorted(n for _, n, e in seen if e == B.PRESS)
-    releases = sorted(n for _, n, e in seen if e == B.RELEASE)
+    presses = sorted(n for _, n, e in seen if e == "press")
+    releases = sorted(n for _, n, e in seen if e == "release")
     assert presses == releases == ["next", "ok", "prev"]
 
 

@@ -12,7 +12,7 @@ from mpvm import FIRMWARE, run_mp
 
 from cheeseboard import paths
 from cheeseboard.flash import image
-from cheesefw import checked, table_check
+from cheesefw import table_check
 from cheesefw.engine.core import load_rules
 from cheesefw.games import GAMES
 
@@ -48,7 +48,7 @@ def test_a_table_passes_on_its_stamp_until_it_or_the_firmware_changes(checks):
     board = Board({"slot.json": SLOT % b"b1"})
     first = load_rules(board, "kitchen")
     assert checks == ["kitchen"]
-    stamps = json.loads(board.files[checked.STAMPS])
+    stamps = json.loads(board.files["checked.json"])
     assert list(stamps) == ["rules/kitchen.json"] and stamps["rules/kitchen.json"].startswith("b1 ")
     assert load_rules(board, "kitchen") == first and checks == ["kitchen"]  # not checked again
     board.kitchen = MemoryBoard.read_file(board, "rules/kitchen.json") + b"\n"  # one byte more
@@ -65,7 +65,7 @@ def test_a_board_with_no_build_id_checks_every_time_and_stamps_nothing(checks):
     board = Board({"slot.json": b'{"active": "slot_a", "failed": {"slot": "slot_b"}}'})
     load_rules(board, "kitchen")
     load_rules(board, "kitchen")
-    assert checks == ["kitchen", "kitchen"] and checked.STAMPS not in board.files
+    assert checks == ["kitchen", "kitchen"] and "checked.json" not in board.files
 
 
 def test_a_table_that_fails_gets_no_stamp_and_a_torn_stamp_file_means_check_again(checks):
@@ -74,10 +74,10 @@ def test_a_table_that_fails_gets_no_stamp_and_a_torn_stamp_file_means_check_agai
     board.kitchen = good.replace(b'"grid"', b'"grit"')
     with pytest.raises(ValueError, match="no rule table for kitchen"):
         load_rules(board, "kitchen")
-    assert checked.STAMPS not in board.files
+    assert "checked.json" not in board.files
     board.kitchen = good
     load_rules(board, "kitchen")
-    board.files[checked.STAMPS] = board.files[checked.STAMPS][:20]  # a power cut, say
+    board.files["checked.json"] = board.files["checked.json"][:20]  # a power cut, say
     load_rules(board, "kitchen")
     assert checks == ["kitchen"] * 3
 

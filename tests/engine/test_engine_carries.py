@@ -2,12 +2,18 @@
 are out of the heap (the one in play stays packed, walked as it is by the painter), and the
 menu comes back whole, every map read again, when the game ends."""
 
+import shutil
 import sys
 
+import pytest
 from engine_driver import PROFILE, CpuTable, choose_options
+from mpvm import FIRMWARE, ROOT, run_mp
 
+from cheeseboard import paths
 from cheesefw.engine.draw import PackedMap
 from cheesefw.games import GAMES
+
+SIMVM = ROOT / "host" / "cheeseboard" / "sim" / "vm"  # simboard: the virtual board's side channel
 
 
 def maps_as_lists(maps):
@@ -41,3 +47,39 @@ def test_during_a_game_the_menu_and_the_other_maps_are_let_go_and_come_back_afte
     table.engine.on_button("back", "long", table.board.now)
     assert all(isinstance(m, PackedMap) for m in table.board.profile["maps"].values())
     assert maps_as_lists(table.board.profile["maps"]) == PROFILE["maps"]
+
+
+@pytest.mark.board
+def test_an_ordinary_boot_and_game_import_no_code_of_the_rare_paths(tmp_path):
+    # On the MicroPython VM (where modules are let go): what runs once at power-on is gone
+    # after it, and the code of paths an ordinary game never takes (no profile anywhere, a
+    # first boot's checks, a host's requests, a takeback) was never imported.
+    for part in ("rules", "cheesefw"):
+        shutil.copytree(FIRMWARE / part, tmp_path / part)
+    shutil.copy(paths.PROFILES / "pico.json", tmp_path / "profile.json")
+    (tmp_path / "schemas").mkdir()  # (where a flashed slot carries them)
+    shutil.copy(ROOT / "host" / "cheeseboard" / "schemas" / "kitchen.schema.json",
+                tmp_path / "schemas" / "kitchen.json")
+    out = run_mp("""
+import sys
+import simboard
+simboard.out = open("/dev/null", "wb")
+simboard.receive = lambda: None
+from cheesefw import app
+from cheesefw.games import load
+board_app = app.start()
+print(sorted(m for m in sys.modules if m.startswith("cheesefw")))
+options = dict((key, choices[0]) for key, choices in load("kitchen").OPTIONS)
+board_app.scene.start_game("kitchen", options)
+for _ in range(50):
+    board_app.tick()
+print(board_app.scene.describe()["mode"])
+print(sorted(m for m in sys.modules if m.startswith("cheesefw")))
+""", cwd=tmp_path, path=(tmp_path, SIMVM))
+    booted, mode, playing = out.strip().splitlines()[-3:]
+    assert mode == "play"
+    for modules in (booted, playing):
+        for rare in ("startup", "profile_file", "first_boot", "fault", "checked", "strict_json",
+                     "profile_check", "request_line", "answers", "tables", "engine.takeback"):
+            assert "'cheesefw.%s'" % rare not in modules, (rare, modules)
+    assert "'cheesefw.engine.play'" in playing  # (the listing is the VM's)

@@ -61,7 +61,7 @@ def count_steps(p):
 def test_a_hand_of_placements_is_thought_over_many_ticks_and_decided_as_at_once():
     clock = ReadClock()
     p = make_play(gatenkaas, {"players": 2}, [[0, "strong"], [1, "strong"]], clock)
-    assert p.wait == play.BOT and p.thinking is not None
+    assert p.wait == "bot" and p.thinking is not None
     state_before = copy.deepcopy(p.state)
     rng_before = copy.deepcopy(p.rng)
     legal = len(p.state.legal_actions())
@@ -122,14 +122,14 @@ def test_a_person_who_takes_the_window_stops_the_board_thinking():
     p = make_play(gouda, {"players": 2, "powers": True}, [[1, "strong"]], clock)
     p.state = _gouda_window()
     p._advance(0)
-    assert p.wait == play.WINDOW and p.thinking is not None
+    assert p.wait == "window" and p.thinking is not None
     p.on_button("ok", "press", 1)  # a person takes the window before the board's pause ends
-    assert p.wait == play.SEAT and p.thinking is None
+    assert p.wait == "seat" and p.thinking is None
     moves = len(p.state.history)
     p.update(play.BOT_MS + 5)
-    assert len(p.state.history) == moves and p.wait == play.SEAT
+    assert len(p.state.history) == moves and p.wait == "seat"
     p.on_button("back", "press", play.BOT_MS + 10)  # the window again: the board thinks afresh
-    assert p.wait == play.WINDOW and p.thinking is not None
+    assert p.wait == "window" and p.thinking is not None
 
 
 def test_the_thinking_generators_return_what_their_decide_returns():

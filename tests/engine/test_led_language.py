@@ -192,14 +192,14 @@ def play_and_check(game, seed, max_steps=3000, alike=None, vision=False):
     for _ in range(max_steps):
         now += 2 * BLINK_MS
         wait = p.wait
-        if wait == play.OVER:
+        if wait == "over":
             break
-        if wait in (play.DECIDE, play.REACT):
+        if wait in ("decide", "react"):
             blink_on = now - now % (2 * BLINK_MS)
             if p._secret():  # a private hand (Gatenkaas): hidden, no choice shows at all...
                 hidden = set(frames_of_the_choices(p, blink_on))
                 assert len(hidden) == 1, "%s: a hidden hand shows on the LEDs" % game
-                p.on_button(play.PEEK, "press", now)  # ...until its player holds PEEK
+                p.on_button("roll", "press", now)  # ...until its player holds PEEK
                 assert p._secret() is False
             frames = frames_of_the_choices(p, blink_on)
             if alike is not None:
@@ -216,16 +216,16 @@ def play_and_check(game, seed, max_steps=3000, alike=None, vision=False):
             for _ in range(rng.randrange(len(p.choices))):
                 p.on_button("next", "press", now)
             p.on_button("ok", "press", now)
-        elif wait == play.ROLL:
+        elif wait == "roll":
             p.on_button("roll", "press", now)
-        elif wait == play.WINDOW and rng.random() < 0.5:
+        elif wait == "window" and rng.random() < 0.5:
             p.on_button("ok", "press", now)  # someone reacts: find a seat that may
             for _ in range(p.players):
                 p.on_button("ok", "press", now)
-                if p.wait == play.REACT:
+                if p.wait == "react":
                     break
                 p.on_button("next", "press", now)
-            if p.wait != play.REACT:
+            if p.wait != "react":
                 p.on_button("back", "press", now)
         else:
             now = max(now, p.until)  # the roll, the board's move or the window runs out

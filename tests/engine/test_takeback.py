@@ -22,7 +22,7 @@ def _in_firmware(monkeypatch):
 def play_until(play, rng, now, wanted, limit=3000):
     """Random choices until wanted(play) after one of them; the time then."""
     for _ in range(limit):
-        assert play.wait != P.OVER, "the game ended before the moment looked for"
+        assert play.wait != "over", "the game ended before the moment looked for"
         now = tg.step(play, rng, now)
         if wanted(play):
             return now
@@ -63,7 +63,7 @@ def test_a_persons_move_goes_back_to_the_state_before_it_and_a_power_cut_keeps_i
     now = 0
     before = None
     for _ in range(3000):  # until a person's move can go back: the state before it is kept
-        if play.wait == P.DECIDE and play.state.current_player() not in play.levels:
+        if play.wait == "decide" and play.state.current_player() not in play.levels:
             before = (tg.crc(play.state), len(play.state.history))
         now = tg.step(play, rng, now)
         if persons_move_done(play) and before and tg.target(play) == before[1]:
@@ -71,23 +71,23 @@ def test_a_persons_move_goes_back_to_the_state_before_it_and_a_power_cut_keeps_i
     gone = len(play.state.history) - before[1]
     assert gone >= 1 and hold_prev(play, now)
     assert (tg.crc(play.state), len(play.state.history)) == before
-    assert play.wait == P.DECIDE
+    assert play.wait == "decide"
     assert flash.files["journal.txt"][-1].endswith('{"takeback": %d}\n' % before[1])
     assert play.log(0, 1)["takebacks"] == [[before[1], gone]]
     again = tg.resume(flash, rules, seats)  # the power goes off right after the takeback
-    assert tg.crc(again.state) == before[0] and again.wait == P.DECIDE
+    assert tg.crc(again.state) == before[0] and again.wait == "decide"
     assert again.undo == play.undo
     assert again.log(0, 1)["takebacks"] == [[before[1], gone]]
 
 
 def test_the_boards_own_move_goes_back_with_the_persons_move_before_it():
     play, _, _ = tg.start("gouda", {"players": 2, "powers": False}, [[1, "beginner"]], 3)
-    assert play.wait == P.DECIDE and play.state.current_player() == 0  # the first mouse placed
+    assert play.wait == "decide" and play.state.current_player() == 0  # the first mouse placed
     start = tg.crc(play.state)
     play.on_button("ok", "press", 0)
-    assert play.wait == P.BOT
+    assert play.wait == "bot"
     play.update(P.BOT_MS + 10)  # the board places its mouse
-    assert len(play.state.history) == 2 and play.wait == P.DECIDE
+    assert len(play.state.history) == 2 and play.wait == "decide"
     assert hold_prev(play, P.BOT_MS + 20)
     assert len(play.state.history) == 0 and tg.crc(play.state) == start
     assert not hold_prev(play, P.BOT_MS + 30)  # nothing before the first move
@@ -108,32 +108,32 @@ def test_the_die_rolling_is_called_off_by_a_takeback_and_nothing_is_drawn():
     play, _, _ = tg.start("katz", {"players": 2}, [], 3)
     rng = Rng(5)
     now = play_until(play, rng, 0, persons_move_done)
-    assert play.wait == P.ROLL
+    assert play.wait == "roll"
     moves = len(play.state.history)
     play.on_button("roll", "press", now)
-    assert play.wait == P.ROLLING
+    assert play.wait == "rolling"
     assert hold_prev(play, now + 100)
-    assert len(play.state.history) < moves and play.wait == P.DECIDE
+    assert len(play.state.history) < moves and play.wait == "decide"
 
 
 # -- what cannot ------------------------------------------------------------------------------
 
 def _rolled(play):
-    return play.wait == P.DECIDE and len(play.state.history) >= 3  # a roll, a move, a roll
+    return play.wait == "decide" and len(play.state.history) >= 3  # a roll, a move, a roll
 
 
 def _power_played(play):
     last = play.state.history[-1] if len(play.state.history) else None
-    return type(last) is tuple and last[0] == "play" and play.wait in (P.DECIDE, P.WINDOW, P.BOT)
+    return type(last) is tuple and last[0] == "play" and play.wait in ("decide", "window", "bot")
 
 
 def _turned(play):
     return getattr(play.state, "turned", None) is not None and play.wait in (
-        P.DECIDE, P.ROLL, P.WINDOW, P.BOT)
+        "decide", "roll", "window", "bot")
 
 
 def _drawn(play):
-    return play.wait == P.DECIDE and len(play.state.history) > 13 and \
+    return play.wait == "decide" and len(play.state.history) > 13 and \
         tg.target(play) is None  # (2 hands of 5 dealt, the lot, a placement, a draw)
 
 
@@ -163,14 +163,14 @@ def test_nothing_goes_back_past_what_was_revealed(name, options, seats, moment, 
 
 def test_nothing_to_take_back_before_the_first_move():
     play, _, _ = tg.start("katz", {"players": 2}, [], 3)
-    assert play.wait == P.ROLL and not hold_prev(play, 0)
+    assert play.wait == "roll" and not hold_prev(play, 0)
     assert play.signal == "refused"
 
 
 def test_a_finished_game_takes_nothing_back():
     play, _, _ = tg.start("katz", {"players": 2}, [[0, "strong"], [1, "strong"]], 3)
     now = 0
-    while play.wait != P.OVER:
+    while play.wait != "over":
         now += 2000
         play.update(now)
     assert not hold_prev(play, now)
@@ -255,7 +255,7 @@ def test_the_terminal_views_takeback_key_holds_prev_past_the_long_press():
 def test_a_takeback_without_the_heap_for_it_is_refused_and_loses_nothing(monkeypatch):
     play, flash, _ = tg.start("gouda", {"players": 2, "powers": False}, [[1, "beginner"]], 3)
     play.on_button("ok", "press", 0)
-    assert play.wait == P.BOT
+    assert play.wait == "bot"
     thinking = play.thinking
 
     def no_heap():
@@ -265,6 +265,6 @@ def test_a_takeback_without_the_heap_for_it_is_refused_and_loses_nothing(monkeyp
     shown, lines = tg.crc(play.state), len(flash.files["journal.txt"])
     assert not hold_prev(play, 10)
     assert tg.crc(play.state) == shown and len(flash.files["journal.txt"]) == lines
-    assert play.wait == P.BOT and play.thinking is thinking  # the board still plays its move
+    assert play.wait == "bot" and play.thinking is thinking  # the board still plays its move
     play.update(P.BOT_MS + 10)
     assert len(play.state.history) == 2 and tg.target(play) == 0

@@ -251,6 +251,7 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
     assert not (board.flash_dir / "t" / "bytes.bin.part").exists()
 
 
+@pytest.mark.wall  # the tool's waits are the wall's
 def test_a_flash_that_would_not_fit_is_refused_before_anything_is_written(make_vboard):
     # On the wall's clock: two whole flashes and a refusal in between, each a tool that waits
     # on the wall; a free-running board's time runs ahead of it when the machine is busy.

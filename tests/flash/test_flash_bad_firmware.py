@@ -46,8 +46,8 @@ def changed(path, old, new):
 
 
 def hang_at_start(root):
-    changed(root / "cheesefw" / "startup.py", "    found = None\n",
-            "    found = None\n    while True:\n        pass\n")
+    found = "    found = profile_file.find(read_file, checked)\n"
+    changed(root / "cheesefw" / "startup.py", found, found + "    while True:\n        pass\n")
 
 
 def broken_protocol(root):

@@ -8,6 +8,8 @@ flash` repairs a board of its own build that does not answer its program."""
 import binascii
 import json
 import shutil
+import subprocess
+import sys
 
 import pytest
 from engine_driver import CpuTable, MemoryBoard, choose_options
@@ -169,7 +171,7 @@ def trips_over_its_journal(root):
     a firmware cannot read, in a way nobody foresaw)."""
     path = root / "cheesefw" / "startup.py"
     text = path.read_text()
-    old = "    found = None\n"
+    old = "    found = profile_file.find(read_file, checked)\n"
     assert old in text
     path.write_text(text.replace(old, old + (
         "    if b'trap' in (read_file('journal.txt') or b''):\n"
@@ -192,18 +194,41 @@ def test_flash_repairs_a_board_of_its_build_that_falls_at_boot(make_vboard, tmp_
     assert not json.loads((folder / "slot.json").read_text()).get("falls")
 
 
-def test_flash_rewrites_the_slot_of_a_board_stopped_by_a_garbage_profile(make_vboard, tmp_path):
-    # The profile is the slot's (its manifest names its hash): a garbage one makes the slot
-    # not whole, and the flash writes the other slot, with the firmware on trial there.
+def cheeseboard(board, *args):
+    """The installed command in a process of its own, on board's port (its console released,
+    its clock free: the tool waits on the wall's time)."""
+    board.release_console()
+    try:
+        with board.free_running():
+            return subprocess.run([sys.executable, "-m", "cheeseboard", *args, "--port",
+                                   board.pty], capture_output=True, text=True, timeout=120)
+    finally:
+        board.reopen_console()
+
+
+def test_a_garbage_profile_with_no_other_copy_is_said_and_flash_repairs_it(make_vboard,
+                                                                            tmp_path):
+    # Damaged before the board's first boot, no copy anywhere else (no profile.good.json, no
+    # other slot, no frozen firmware): the board answers `hello` with the fault, rather than
+    # stop at the REPL, and `cheeseboard info` says it in one line. The profile is the slot's
+    # (its manifest names its hash): the flash writes the other slot, on trial there.
     folder = tmp_path / "flash"
     image.write_to_folder(image.make(load_profile("pico")), folder)
     (folder / "slot_a" / "profile.json").write_bytes(b"garbage")
     board = make_vboard(flash_dir=folder)
-    board.read_until(b">>> ", timeout=60)  # (no built-in defaults for a board's pins)
+    hello = board.wait_protocol(timeout=60)
+    assert "slot_a/profile.json: " in hello["fault"] and hello["profile"] is None, hello
+    assert board.request("state")["state"] == {"mode": "fault", "fault": hello["fault"]}
+    r = cheeseboard(board, "info")
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stdout.splitlines() if line.startswith("fault:")]
+    assert len(said) == 1 and hello["fault"] in said[0], r.stdout
     result = flash(board)
     assert result.outcome == "up", (result.outcome, result.error)
     hello = board.wait_protocol(timeout=30)
-    assert hello["slot"]["active"] == "slot_b" and hello["profile"] == "pico"
+    assert hello["slot"]["active"] == "slot_b" and hello["profile"] == "pico", hello
+    assert "fault" not in hello
+    assert "fault:" not in cheeseboard(board, "info").stdout
 
 
 def test_an_unreadable_slot_json_beside_two_slots_runs_the_one_sealed_last(make_vboard,

@@ -14,7 +14,8 @@ from flashing import active_slot, append, firmware_copy, flash
 from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
 
-pytestmark = pytest.mark.board
+# wall: the cut falls at a wall instant of the tool's work
+pytestmark = [pytest.mark.board, pytest.mark.wall]
 
 CUT_WINDOW = 2.5  # seconds after the transfer starts: the upload, the switch, the trial boot
 

@@ -15,7 +15,8 @@ from flashing import active_slot, append, firmware_copy, flash
 from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
 
-pytestmark = pytest.mark.board
+# wall: the cut falls at a wall instant of the tool's work
+pytestmark = [pytest.mark.board, pytest.mark.wall]
 
 DEADLINE = 75.0  # seconds: the longest the command may take, cut or not
 WINDOW = 5.0  # s after "flashing firmware": the upload (at 115200 baud), the switch, the trial

@@ -12,7 +12,8 @@ from flashing import active_slot, append, firmware_copy, flash
 
 from cheeseboard.flash import deploy
 
-pytestmark = pytest.mark.board
+# wall: the tool's waits are the wall's
+pytestmark = [pytest.mark.board, pytest.mark.wall]
 
 
 @pytest.fixture(scope="module")

@@ -233,9 +233,10 @@ def test_the_board_plays_a_seat_with_the_engine():
 
 
 def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
-    # The board keeps every game's map packed (startup.pack_maps), so that a game's overlay costs
-    # the others' play little heap; the painter and the menu read them as the dicts they were.
-    from cheesefw import startup
+    # The board keeps every game's map packed (profile_file.pack_maps), so that a game's
+    # overlay costs the others' play little heap; the painter and the menu read them as the
+    # dicts they were.
+    from cheesefw import profile_file
     from cheesefw.engine.draw import PackedMap
 
     profile = json.loads(json.dumps(PROFILE))
@@ -243,7 +244,7 @@ def test_packed_maps_unpack_to_the_profiles_maps_and_the_painter_reads_them():
         for space in profile["maps"][game]:
             profile["maps"][game][space] = bytes(profile["maps"][game][space])
     plain = {g: dict(m) for g, m in profile["maps"].items()}
-    startup.pack_maps(profile)
+    profile_file.pack_maps(profile)
     for game in plain:
         packed = profile["maps"][game]
         assert type(packed) is PackedMap

@@ -114,16 +114,17 @@ for line in open(%r):
 
 
 @pytest.mark.board
-def test_main_refuses_a_bad_profile_on_the_console(tmp_path):
-    # a board with the firmware at the root of its flash, beside its profile
+def test_power_on_refuses_a_bad_profile_on_the_console(tmp_path):
+    # a board with the firmware at the root of its flash, beside its profile (main() then
+    # answers the protocol with the fault: tests/test_flash_files.py)
     for part in ("rules", "cheesefw"):
         shutil.copytree(FIRMWARE / part, tmp_path / part)
     bad = mutate(_set("maps.gouda.m3", [29, 70]))
     (tmp_path / "profile.json").write_text(json.dumps(bad))
-    out = run_mp("from cheesefw import app\napp.main()\nprint('returned')", cwd=tmp_path,
+    out = run_mp("from cheesefw import app\nprint('started:', app.start())", cwd=tmp_path,
                  path=(tmp_path,))
     assert "profile.json: maps.gouda.m3: pixel 70 is past led.count 64" in out
-    assert out.rstrip().endswith("returned")  # stopped before the main loop, no traceback
+    assert out.rstrip().endswith("started: None")  # no App, and no traceback
 
 
 def test_cli_profile_check_exits_non_zero_with_the_messages(tmp_path, monkeypatch, capsys):

@@ -20,6 +20,8 @@ from installed import CHEESEBOARD, user_env
 
 from cheeseboard.sim import view
 
+pytestmark = pytest.mark.wall
+
 CLEAR = "\x1b[H\x1b[2J"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cheesefw.engine.core import Engine
 from cheesefw.hal.base import Board
-from cheesefw.startup import pack_maps
+from cheesefw.profile_file import pack_maps
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = json.loads((ROOT / "hardware/profiles/pico.json").read_text())

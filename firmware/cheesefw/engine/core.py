@@ -15,12 +15,13 @@ from cheesefw.games import GAMES, load
 from cheesefw.home import HOME, rules_files
 from cheesefw.modules import forget
 
-GAME_TABLE = "game_rules.json"  # the table of the game in progress, once a newer one came in
-TABLE_COMMANDS = ("tables", "get", "put", "commit", "reset")
+# The table of the game in progress, once a newer one came in.
+_GAME_TABLE = const("game_rules.json")
+_TABLE_COMMANDS = const(("tables", "get", "put", "commit", "reset"))
 _TABLE_SIGNAL_MS = const(2000)  # the status light shows a new table is in, for the next game
 
 _LOG_PAGE = const(20)  # moves per `log` reply, so that replies stay short
-_NO_HEAP = "not enough heap on this board for this game; the board plays on"
+_NO_HEAP = const("not enough heap on this board for this game; the board plays on")
 
 
 class Engine:
@@ -56,23 +57,23 @@ class Engine:
 
     def _read_maps(self):
         """Every game's map again, from the profile: the menu lights the chosen game's."""
-        from cheesefw import startup
+        from cheesefw import profile_file
 
-        self.profile["maps"] = startup.read_maps(self.board)
-        startup = None
-        forget("cheesefw.startup")
+        self.profile["maps"] = profile_file.read_maps(self.board)
+        profile_file = None
+        forget("cheesefw.profile_file")
 
     def handlers(self):
         """The engine's protocol commands: the rule tables', loaded when first used (a
         board that never syncs keeps that code's heap for play)."""
-        return {name: self._table_command(name) for name in TABLE_COMMANDS}
+        return {name: self._table_command(name) for name in _TABLE_COMMANDS}
 
     def _table_command(self, name):
         def run(request):
             if self._tables is None:
                 from cheesefw.tables import Tables
 
-                self._tables = Tables(self.board, self.in_play, GAME_TABLE)
+                self._tables = Tables(self.board, self.in_play, _GAME_TABLE)
             try:
                 reply = self._tables.handlers()[name](request)
             finally:
@@ -126,7 +127,7 @@ class Engine:
             self.vision = vision
         if self.vision:
             header["vision"] = True
-        self.board.remove_file(GAME_TABLE)  # a table kept for an earlier game
+        self.board.remove_file(_GAME_TABLE)  # a table kept for an earlier game
         self.journal.start(header)
         try:
             self._play(header)
@@ -178,7 +179,7 @@ class Engine:
         one came in since it started (resume False: a game just starting has none kept), else
         the synced one; each read within its bound and checked (load_rules), so a damaged kept
         table is passed over."""
-        return load_rules(self.board, game, True, GAME_TABLE if resume else None)
+        return load_rules(self.board, game, True, _GAME_TABLE if resume else None)
 
     def on_button(self, name, event, now):
         # ok once the game is over (back to the menu), or a long press on back (abandon); the
@@ -208,14 +209,15 @@ class Engine:
 
     def _end_game(self):
         self.journal.clear()
-        self.board.remove_file(GAME_TABLE)
+        self.board.remove_file(_GAME_TABLE)
         if self.menu:  # the palette the menu was left on holds for the menu that comes back
             self.vision = self.menu.vision
         # The game's heap is free before the menu's comes back (a menu that had imported a game
         # for its options, too).
         self.scene = self.menu = None
         # and its modules' (the next game imports its own, and the engine's play again)
-        forget("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng")
+        forget("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng",
+               "cheesefw.engine.takeback")
         gc.collect()
         self._read_maps()
         self._open_menu()

@@ -20,6 +20,8 @@ map for the game. docs/led-language.md lists every colour and pattern per game.
 
 from array import array
 
+from cheesefw import const
+
 WHITE = b"\xff\xff\xff"
 OFF = b"\x00\x00\x00"
 BLINK_MS = 250  # half a blink period
@@ -99,7 +101,7 @@ def _set(frame, pixel, rgb):
 
 # A palette key "cb:KEY" is KEY's colour in the colour-vision palette (docs/led-language.md,
 # "Colour vision"): Okabe-Ito-based, told apart by protans, deutans and tritans alike.
-_CB = "cb:"
+_CB = const("cb:")
 
 
 class Painter:

@@ -22,6 +22,7 @@ A long press of prev takes back the last completed move of a person, while nothi
 revealed after it (_move says what may go back; docs/rules.md, game by game); the journal
 records it as a `{"takeback": N}` line (the game went back to its first N moves), so a power
 cut resumes there. Refused (the status pixel flashes red) where nothing can be taken back.
+Its code is cheesefw.engine.takeback's, imported at the first takeback.
 
 A game whose state says `private()` (a player's choices would show their secret hand) gets
 its choices shown only while that player holds the roll button (PEEK): the others look
@@ -43,21 +44,21 @@ BOT_MS = 800  # the board "thinks" this long, so that players see its move comin
 THINK_MS = 4
 _REVEAL_MS = const(1200)  # a tile being turned over
 _UNDO_KEPT = const(8)  # the person moves that can be taken back one after another
-_TAKEBACKS_LOGGED = const(16)  # the takebacks the log remembers (the latest)
 
-# What the board is waiting for.
-DECIDE = "decide"  # a player walks through the legal actions
-ROLL = "roll"  # the roll button
-ROLLING = "rolling"  # the die animation: no input
-WINDOW = "window"  # a reaction window counts down
-SEAT = "seat"  # a player picks their seat to react
-REACT = "react"  # that player picks their move
-LOOK = "look"  # at a decision: walk through the occupied spaces, their pieces counted
-HAND = "hand"  # while picking a seat: that seat's own markers, for their eyes
-BOT = "bot"  # the board plays this seat itself
-OVER = "over"
+# What the board is waiting for: the `wait` of the protocol's `state` (private constants, so
+# that they cost the board no names: tests and tools compare the strings).
+_DECIDE = const("decide")  # a player walks through the legal actions
+_ROLL = const("roll")  # the roll button
+_ROLLING = const("rolling")  # the die animation: no input
+_WINDOW = const("window")  # a reaction window counts down
+_SEAT = const("seat")  # a player picks their seat to react
+_REACT = const("react")  # that player picks their move
+_LOOK = const("look")  # at a decision: walk through the occupied spaces, their pieces counted
+_HAND = const("hand")  # while picking a seat: that seat's own markers, for their eyes
+_BOT = const("bot")  # the board plays this seat itself
+_OVER = const("over")
 
-PEEK = "roll"  # held down, it shows a private choice (the hand of the player to act)
+_PEEK = const("roll")  # held down, it shows a private choice (the hand of the player to act)
 
 
 class Play:
@@ -103,21 +104,23 @@ class Play:
             journal.replay(self._replay)
         self.cursor = 0
         self.choices = []
-        self.look = 0  # the space (LOOK) or marker (HAND) looked at
+        self.look = 0  # the space (_LOOK) or marker (_HAND) looked at
         self.seat = 0
         self.wait = None
         self.until = 0  # when the animation or the window ends
         self.signal = None
         self.signal_until = 0
         self.refused = 0
-        self.peeking = False  # PEEK is held
+        self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
         self._advance(0)
 
     def _replay(self, move):
         if isinstance(move, dict):  # a takeback: {"takeback": moves kept}
-            self._rewind(move["takeback"])
+            from cheesefw.engine import takeback
+
+            takeback.replay(self, move["takeback"])
         else:
             self._move(as_action(move))
 
@@ -125,79 +128,86 @@ class Play:
 
     def on_button(self, name, event, now):
         """A debounced button event; True when the board must be redrawn."""
-        if name == PEEK and event == "release" and self.peeking:
+        if name == _PEEK and event == "release" and self.peeking:
             self.peeking = False
             return True
-        if name == PEEK and event == "press" and self._secret() is not None:
+        if name == _PEEK and event == "press" and self._secret() is not None:
             self.peeking = True
             return True
         if event == "long" and name == "prev":
-            return self._take_back(now)
-        if event == "long" and name == "next" and self.wait in (DECIDE, REACT) \
+            # The last person's move back, with what the board played after it; refused where
+            # the game waits on no one's choice or something was revealed. (While the die
+            # tumbles, its outcome is not drawn yet: the roll is called off.)
+            if not self.undo or self.wait not in (_DECIDE, _ROLL, _ROLLING, _WINDOW, _BOT):
+                return self._refuse(now)
+            from cheesefw.engine import takeback
+
+            return takeback.press(self, now)
+        if event == "long" and name == "next" and self.wait in (_DECIDE, _REACT) \
                 and not self._secret():
             return self._jump()
         if event != "press":
             return False
         wait = self.wait
-        if wait == DECIDE and self._secret() and name in ("prev", "next", "ok"):
-            return self._refuse(now)  # nobody sees the choice: hold PEEK first
-        if wait in (LOOK, HAND):
+        if wait == _DECIDE and self._secret() and name in ("prev", "next", "ok"):
+            return self._refuse(now)  # nobody sees the choice: hold _PEEK first
+        if wait in (_LOOK, _HAND):
             return self._look_button(name, now)
-        if wait == DECIDE and name == "roll" and self._occupied():
-            self.wait = LOOK
+        if wait == _DECIDE and name == "roll" and self._occupied():
+            self.wait = _LOOK
             self.look = 0
             return True
-        if wait == SEAT and name == "roll" and self._hand():
-            self.wait = HAND
+        if wait == _SEAT and name == "roll" and self._hand():
+            self.wait = _HAND
             self.look = 0
             return True
-        if wait in (DECIDE, REACT, SEAT) and name in ("prev", "next"):
+        if wait in (_DECIDE, _REACT, _SEAT) and name in ("prev", "next"):
             step = 1 if name == "next" else -1
-            if wait == SEAT:
+            if wait == _SEAT:
                 self.seat = (self.seat + step) % self.players
             else:
                 self.cursor = (self.cursor + step) % len(self.choices)
             return True
-        if wait in (DECIDE, REACT) and name == "ok":
+        if wait in (_DECIDE, _REACT) and name == "ok":
             self._apply(self.choices[self.cursor], now)
             return True
-        if wait == ROLL and name == "roll":
-            self.wait = ROLLING
+        if wait == _ROLL and name == "roll":
+            self.wait = _ROLLING
             self.until = now + ROLL_MS
             return True
-        if wait == WINDOW and name == "ok":
-            self.wait = SEAT  # the window waits while someone picks their seat
+        if wait == _WINDOW and name == "ok":
+            self.wait = _SEAT  # the window waits while someone picks their seat
             self.bot_at = None
             self.thinking = None
             self.seat = 0
             return True
-        if wait == SEAT and name == "ok":
+        if wait == _SEAT and name == "ok":
             player = self.state.action_player
             mine = [a for a in self.choices if a != PASS and player(a) == self.seat]
             if not mine:
                 return self._refuse(now)
-            self.wait = REACT
+            self.wait = _REACT
             self.choices = mine
             self.cursor = 0
             return True
-        if wait in (SEAT, REACT) and name == "back":
+        if wait in (_SEAT, _REACT) and name == "back":
             self._open_window(now)
             return True
         return self._refuse(now)
 
     def _look_button(self, name, now):
-        """LOOK and HAND: prev/next walk, roll, ok or back return to where they came from."""
-        items = self._occupied() if self.wait == LOOK else self._hand()
+        """LOOK and _HAND: prev/next walk, roll, ok or back return to where they came from."""
+        items = self._occupied() if self.wait == _LOOK else self._hand()
         if name in ("prev", "next"):
             self.look = (self.look + (1 if name == "next" else -1)) % len(items)
         elif name in ("roll", "ok", "back"):
-            self.wait = DECIDE if self.wait == LOOK else SEAT
+            self.wait = _DECIDE if self.wait == _LOOK else _SEAT
         else:
             return self._refuse(now)
         return True
 
     def _occupied(self):
-        """The spaces that hold pieces, sorted (what LOOK walks through)."""
+        """The spaces that hold pieces, sorted (what _LOOK walks through)."""
         spaces = []
         for space, _ in self.state.view()["pieces"]:
             if space not in spaces:
@@ -228,50 +238,11 @@ class Play:
         self.cursor = i
         return True
 
-    def _take_back(self, now):
-        """A long press of prev: the last person's move goes back, with what the board played
-        after it; refused where the game waits on no one's choice or something was revealed."""
-        to = self.undo[-1] if self.undo else None
-        # (While the die tumbles, its outcome is not drawn yet: the roll is called off.)
-        if to is None or self.wait not in (DECIDE, ROLL, ROLLING, WINDOW, BOT):
-            return self._refuse(now)
-        try:  # (the game is rebuilt beside the one in play, which stays until it is whole)
-            self._rewind(to)
-        except MemoryError:
-            return self._refuse(now)  # no heap for it: the game goes on as it was
-        self.journal.append({"takeback": to})
-        self.reveal = None
-        self._advance(now)
-        return True
-
-    def _rewind(self, to):
-        """The game back to its first `to` moves (a takeback, played or replayed): a new state
-        that replays the history's first moves (the contract makes the game a function of its
-        actions, as a resume after a power cut relies on too)."""
-        state = self.state
-        again = self.module.State(self.tables(), self.options)
-        for action in state.history:
-            if len(again.history) == to:
-                break
-            again.apply_action(action)
-        assert len(again.history) == to, "a takeback past the game's start"
-        undo = self.undo
-        while undo and undo[-1] >= to:
-            undo.pop()
-        self.takebacks.append([to, len(state.history) - to])
-        if len(self.takebacks) > _TAKEBACKS_LOGGED:
-            self.takebacks.pop(0)
-        self.state = again
-        self._is_secret_move = getattr(self.state, "is_secret", None)
-        hidden = self.hidden  # (the moves past `to` are gone: their bits with them)
-        for i in range(to, len(hidden) * 8):
-            hidden[i >> 3] &= ~(1 << (i & 7))
-
     def _secret(self):
         """None when the choice on offer is no secret; else True while it must stay hidden
-        (PEEK is not held) and False while its player peeks."""
+        (_PEEK is not held) and False while its player peeks."""
         private = getattr(self.state, "private", None)
-        if self.wait != DECIDE or private is None or not private():
+        if self.wait != _DECIDE or private is None or not private():
             return None
         return not self.peeking
 
@@ -290,16 +261,16 @@ class Play:
             self.signal = None
         if self.thinking is not None:
             self._think()
-        if self.wait == ROLLING and now - self.until >= 0:
+        if self.wait == _ROLLING and now - self.until >= 0:
             self._roll_dice(now)
-        elif self.wait == WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
+        elif self.wait == _WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
                 and self.thinking is None:  # (before the window's end: its pause is the shorter)
             self.bot_at = None
             if self.decided != PASS:
                 self._apply(self.decided, now)
-        elif self.wait == WINDOW and now - self.until >= 0:
+        elif self.wait == _WINDOW and now - self.until >= 0:
             self._apply(PASS, now)
-        elif self.wait == BOT and now - self.until >= 0 and self.thinking is None:
+        elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
@@ -308,7 +279,7 @@ class Play:
     def _animation_step(self, now):
         """Where blinking, colour cycling and tumbling dice are: redraw when this moves."""
         return (now // BLINK_MS, now // CYCLE_MS,
-                now // 70 if self.wait == ROLLING else 0,
+                now // 70 if self.wait == _ROLLING else 0,
                 now // 150 if self.reveal else 0,
                 self.wait, self.signal, self.cursor, self.seat, self.look, self.peeking)
 
@@ -376,27 +347,27 @@ class Play:
         state = self.state
         player = state.current_player()
         self.cursor = 0
-        self.peeking = False  # the next player holds PEEK afresh
+        self.peeking = False  # the next player holds _PEEK afresh
         self.thinking = None
         if player == TERMINAL:
-            self.wait = OVER
+            self.wait = _OVER
         elif player == CHANCE:
-            self.wait = ROLL
+            self.wait = _ROLL
             if state.roller() in self.bots:  # the board rolls for a seat it plays
-                self.wait = ROLLING
+                self.wait = _ROLLING
                 self.until = now + BOT_MS + ROLL_MS
         elif player == REACTION:
             self._open_window(now)
         elif player in self.bots:
-            self.wait = BOT
+            self.wait = _BOT
             self.until = now + BOT_MS
             self.thinking = self._bot().think(state, self.rng, self.levels[player])
         else:
-            self.wait = DECIDE
+            self.wait = _DECIDE
             self.choices = state.legal_actions()
 
     def _open_window(self, now):
-        self.wait = WINDOW
+        self.wait = _WINDOW
         self.choices = self.state.legal_actions()
         self.until = now + WINDOW_MS
         # The board's seats may react too, after its pause: a person who presses ok first
@@ -440,33 +411,33 @@ class Play:
         view = self.state.view()
         offer = None
         seat = None
-        if self.wait in (DECIDE, REACT) and not self._secret():
+        if self.wait in (_DECIDE, _REACT) and not self._secret():
             offer = self.state.hint(self.choices[self.cursor])
-        elif self.wait == LOOK:
+        elif self.wait == _LOOK:
             space = self._occupied()[self.look]
             offer = {"spaces": [space], "count": space}
-        elif self.wait == HAND:  # only the die pixels and the seat: the others look away
+        elif self.wait == _HAND:  # only the die pixels and the seat: the others look away
             view = {"turn": self.seat, "pieces": [], "marks": [], "dice": [], "status": {}}
             item = self._hand()[self.look]
             if item in self.painter.signs:
                 offer = {"spaces": [], "sign": item}
             else:  # a game whose table has no signs: the item's colour alone
                 offer = {"spaces": [], "dice": [item]}
-        if self.wait in (SEAT, REACT, HAND):
+        if self.wait in (_SEAT, _REACT, _HAND):
             seat = self.seat
-        elif self.wait in (ROLL, ROLLING):
+        elif self.wait in (_ROLL, _ROLLING):
             seat = self.state.roller()  # whose roll it is
         signal = self.signal
-        if signal is None and self.wait == WINDOW:
+        if signal is None and self.wait == _WINDOW:
             signal = "window"  # (a roll shows on the die pixels alone: they tumble)
-        if self.wait == ROLLING:
+        if self.wait == _ROLLING:
             view["dice"] = []
         self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
         if self.reveal:
             self.painter.reveal(frame, self.reveal[0], self.reveal[1], self.now)
-        if self.wait == ROLLING:
+        if self.wait == _ROLLING:
             self.painter.tumble(frame, self.now)
-        elif self.wait == OVER:
+        elif self.wait == _OVER:
             self.painter.winners(frame, self.state.winners(), self.players, self.now)
 
     def log(self, start, count):
@@ -474,7 +445,7 @@ class Play:
         game is over."""
         history = self.state.history
         moves = history[start:start + count]
-        if self.wait != OVER:
+        if self.wait != _OVER:
             hidden = self.hidden
             for i in range(start, start + len(moves)):
                 if i >> 3 < len(hidden) and hidden[i >> 3] >> (i & 7) & 1:
@@ -505,15 +476,15 @@ class Play:
         }
         secret = self._secret()
         if secret is not None:
-            d["private"] = secret  # True: the offer is hidden until its player holds PEEK
-        if self.wait in (DECIDE, REACT) and not secret:
+            d["private"] = secret  # True: the offer is hidden until its player holds _PEEK
+        if self.wait in (_DECIDE, _REACT) and not secret:
             d["offer"] = self.choices[self.cursor]
             d["text"] = self.state.hint(d["offer"]).get("text")  # the offer in the game's words
             d["choices"] = len(self.choices)
-        if self.wait in (SEAT, HAND):
+        if self.wait in (_SEAT, _HAND):
             d["seat"] = self.seat
-        if self.wait in (ROLL, ROLLING):
+        if self.wait in (_ROLL, _ROLLING):
             d["roller"] = self.state.roller()  # "turn" is the dice's own (a chance node)
-        if self.wait == LOOK:
+        if self.wait == _LOOK:
             d["look"] = self._occupied()[self.look]  # never a hand: that is for the LEDs only
         return d

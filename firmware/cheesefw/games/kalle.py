@@ -31,9 +31,9 @@ from cheesefw.games.kalle_table import (
     SWAP,
     Grid,
     check_rules,
-    choose_options,
 )
 from cheesefw.games.replayed import Replayed
+from cheesefw.table_fields import choose_options
 
 NAME = "kalle"
 OPTIONS = (
@@ -70,7 +70,7 @@ class State(Replayed):
     def __init__(self, rules, options=None):
         self.grid = check_table(rules)
         self.names = [rules["cards"]["rat"]] + rules["cards"]["animals"]
-        self.options = choose_options(OPTIONS, options)
+        self.options = choose_options(NAME, OPTIONS, options)
         n = self.options["players"]
         self.players = n
         self.rounds = n * rules["rounds"][str(n)]  # "each one has been the starting player ..."

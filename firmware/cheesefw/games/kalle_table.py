@@ -113,8 +113,8 @@ def check_rules(rules, grid):
     return names
 
 
-# The table's fields and the options, each refusal naming the game.
-field, int_in, choose_options = table_fields.for_game("kalle")
+# The table's fields, each refusal naming the game.
+field, int_in = table_fields.for_game("kalle")
 
 
 def _connected(nbrs):

@@ -51,7 +51,14 @@ class State(Replayed):
     def __init__(self, rules, options=None):
         t = rules if isinstance(rules, Track) else check_table(rules)  # a Track: already read
         self.track = t
-        self.options = o = _options(options)
+        # The options, read by the reader every game shares, which the board lets go of at once.
+        from cheesefw.modules import forget
+        from cheesefw.table_fields import choose_options
+
+        try:
+            self.options = o = choose_options(NAME, OPTIONS, options)
+        finally:
+            forget("cheesefw.table_fields")
         if not t.players[0] <= o["players"] <= t.players[1]:
             raise ValueError("katz: option 'players' expected %d..%d (the table's players), got %d"
                              % (t.players[0], t.players[1], o["players"]))
@@ -346,14 +353,3 @@ class State(Replayed):
             return (self.track.ids[c // 6], c % 6 + 1)
         return CLOVER if c == 250 else c - 240
 
-
-def _options(options):
-    """The options checked against OPTIONS, defaults filled in, by the reader every game shares
-    (table_fields), which the board lets go of at once: play needs none of its code."""
-    from cheesefw.modules import forget
-    from cheesefw.table_fields import choose_options
-
-    try:
-        return choose_options(NAME, OPTIONS, options)
-    finally:
-        forget("cheesefw.table_fields")

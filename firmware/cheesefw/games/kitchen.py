@@ -54,9 +54,10 @@ def _read(rules, options):
     of at once: it runs only when a game is set up, and play needs none of its code."""
     from cheesefw.games import kitchen_table
     from cheesefw.modules import forget
+    from cheesefw.table_fields import choose_options
 
     try:
-        options = kitchen_table.choose_options(OPTIONS, options)  # (a bad option: said first)
+        options = choose_options(NAME, OPTIONS, options)  # (a bad option: said first)
         return kitchen_table.read_board(rules, KINDS), options
     finally:
         kitchen_table = None

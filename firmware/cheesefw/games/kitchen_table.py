@@ -89,8 +89,8 @@ def check_rules(rules, board, kinds):
             raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
 
 
-# The table's fields and the options, each refusal naming the game.
-field, _int_in, choose_options = table_fields.for_game("kitchen")
+# The table's fields, each refusal naming the game.
+field, _int_in = table_fields.for_game("kitchen")
 
 
 def _neighbours(sq, cols, rows):

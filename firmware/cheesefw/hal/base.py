@@ -15,11 +15,6 @@ import time
 
 from cheesefw import const
 
-try:
-    from typing import Any  # noqa: F401 - for type checkers only
-except ImportError:
-    pass
-
 CONSOLE_CHUNK = 256  # console bytes taken in per read
 
 

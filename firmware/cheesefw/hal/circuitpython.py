@@ -48,8 +48,11 @@ class Board(base.Board):
             raise ValueError("led.order: expected a GRB-like order, got %r" % order)
         # Full brightness and no auto_write: the power limiter has already scaled the
         # frame, and one show() per frame keeps the chain's write to one pass.
-        self._strip = neopixel.NeoPixel(_pin(led["pin"]), led["count"], brightness=1.0,
-                           auto_write=False, pixel_order=order)
+        # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
+        self._strip = None
+        if "pin" in led:
+            self._strip = neopixel.NeoPixel(_pin(led["pin"]), led["count"], brightness=1.0,
+                                            auto_write=False, pixel_order=order)
         base.Board.__init__(self, profile)
 
     def _make_pin(self, name, pin_id):

@@ -8,7 +8,8 @@ from cheeseboard.board.protocol import ProtocolError
 HELP = {
     "hello": "ask a board for its firmware version, profile and free heap",
     "state": "ask a board for the state of its menu or game",
-    "log": "list the moves of the board's game (hidden tiles and markers as ?)",
+    "log": "list the moves of the board's game (hidden tiles and markers as ?); saved to a "
+           "file, `cheeseboard replay` plays it",
 }
 
 
@@ -42,6 +43,12 @@ def do_log(args):
                 raise
             print("no game in progress on the board (its moves show here once one starts)")
             return 0
+        # First, the game it is (a log saved to a file replays: `cheeseboard replay FILE`).
+        state = client.request("state").get("state") or {}
+        if "game" in state:
+            from cheeseboard.replay.logfile import header_of
+
+            print("# " + json.dumps(header_of(state)))
         total = first["total"]
         takebacks = first.get("takebacks", [])  # [moves kept, moves taken back], in turn
         shown = 0

@@ -125,6 +125,9 @@ def _report(result):
 
 def do_info(args):
     with _open(args) as link:
+        # A firmware that cannot start says why in its hello (which file, and what is wrong);
+        # the raw REPL's facts below cannot tell.
+        hello = deploy.program_hello(link) or {}
         try:
             link.enter()
             facts = deploy.board_facts(link)
@@ -159,6 +162,8 @@ def do_info(args):
         "this one: a UF2 from `cheeseboard uf2` (a flashed slot would run first)" if frozen_runs
         else "a firmware frozen into MicroPython (a `cheeseboard uf2` UF2): the last to go "
              "back to"))
+    if hello.get("fault"):
+        print("fault:     %s (`cheeseboard flash` puts a whole firmware on)" % hello["fault"])
     if state.get("failed"):
         print(
             "last update failed: %s (%s)"

@@ -249,14 +249,22 @@ BOARD_FILES = ("journal.txt", "journal.txt.tmp", "game_rules.json", "checked.jso
 
 
 def answers_its_program(link):
-    """Whether the board's firmware answers `hello` now (a short wait: a running one does
-    within a few of its ticks); False for one at the REPL, falling, or still booting."""
+    """Whether the board's firmware answers `hello` now and runs its program (a short wait: a
+    running one does within a few of its ticks); False for one at the REPL, falling, still
+    booting, or answering only with the fault that stops it (no profile it can read)."""
+    reply = program_hello(link)
+    return reply is not None and not reply.get("fault")
+
+
+def program_hello(link):
+    """The firmware's answer to `hello` (a short wait), or None when it does not answer."""
     from cheeseboard.board.protocol import Client, ProtocolError
 
     try:
-        return "firmware" in Client(link.wire, timeout=0.5).request("hello")
+        reply = Client(link.wire, timeout=0.5).request("hello")
     except (ProtocolError, OSError, ValueError):
-        return False
+        return None
+    return reply if "firmware" in reply else None
 
 
 def repair(link, plan, image, stopped, say=print):

@@ -28,7 +28,7 @@ def kinds_for(module):
 def play_one(module, rules, options, kinds, seed):
     """Play one game; a record: winners, seat kinds, turns, rolls, choices, powers played."""
     games = games_package()
-    from cheesefw.engine.rng import Rng
+    Rng = paths.import_firmware("cheesefw.engine.rng").Rng
 
     chance, reaction, pass_ = games.CHANCE, games.REACTION, games.PASS
     state = module.State(rules, options)

@@ -81,25 +81,26 @@ LAYOUTS = (Layout(2, CELL_W, True, True), Layout(1, CELL_W, True, True),
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def draw(frame, profile, status="", game=None, playing=False, words=(), size=None):
+def draw(frame, profile, status="", game=None, playing=False, words=(), size=None, keys=None):
     """The board as ANSI text, as the overlay lies in front of the players (pixel 0 at the
     bottom left): each pixel a cell in its colour, each space's id (and name, where there is
     room) written across its cells, then a legend, what each key does now, the words of the
     board's state and the status line. size: the terminal's (columns, lines); the richest
-    layout that fits it is drawn, and where none does, the size that is needed is said."""
+    layout that fits it is drawn, and where none does, the size that is needed is said.
+    keys: the lines that say what the keys do (default: the board's, in a game or the menu)."""
     cols, rows = size or (10000, 10000)
     for layout in LAYOUTS:
-        lines = _lines(frame, profile, status, game, playing, words, layout, cols)
+        lines = _lines(frame, profile, status, game, playing, words, layout, cols, keys)
         if len(lines) <= rows and all(visible_width(line) <= cols for line in lines):
             return "\x1b[H\x1b[2J" + "\r\n".join(lines)
-    need = _needed(profile, status, game, playing, words)
+    need = _needed(profile, status, game, playing, words, keys)
     return ("\x1b[H\x1b[2J\x1b[0mthis terminal is %dx%d: the board's view needs at least %dx%d "
             "(columns x lines); make the window bigger (q quits)" % (cols, rows, *need))
 
 
-def _needed(profile, status, game, playing, words):
+def _needed(profile, status, game, playing, words, keys=None):
     """(columns, lines) of the barest layout."""
-    lines = _lines(None, profile, status, game, playing, words, LAYOUTS[-1], 10000)
+    lines = _lines(None, profile, status, game, playing, words, LAYOUTS[-1], 10000, keys)
     return max(max(visible_width(line) for line in lines), 80), len(lines)
 
 
@@ -108,7 +109,7 @@ def visible_width(line):
     return len(ANSI.sub("", line))
 
 
-def _lines(frame, profile, status, game, playing, words, layout, cols):
+def _lines(frame, profile, status, game, playing, words, layout, cols, keys=None):
     from cheeseboard.pictures import picture
 
     game = game or sorted(profile["maps"])[0]
@@ -146,7 +147,7 @@ def _lines(frame, profile, status, game, playing, words, layout, cols):
                 out.append(_ansi(cells[r][c + k], label[k * cell_w:(k + 1) * cell_w]))
             skip = span - 1
         board.append("".join(out) + "\x1b[0m")
-    below = legend(table, playing, layout)
+    below = legend(table, playing, layout, keys)
     said = [line[:cols] for line in words]
     return ["%s: %s" % (profile["name"], game)] + board + below + said + [status[:cols]]
 
@@ -170,7 +171,7 @@ KEYS_PLAY = ["keys now (game): \u2190/\u2192 the move on offer (blinking white) 
              "Space roll  p hold/let go roll (a hidden hand)  u take back  a abandon  q quit"]
 
 
-def legend(table, playing, layout=LAYOUTS[0]):
+def legend(table, playing, layout=LAYOUTS[0], keys=None):
     """The palette's colours by name, the fixed lights, and what the keys do (in a game or
     in the menu), as far as the layout has room."""
     rows = []
@@ -186,7 +187,7 @@ def legend(table, playing, layout=LAYOUTS[0]):
     if not (layout.legend and layout.lights):
         rows.append("(a bigger terminal shows what the %s mean)"
                     % ("colours and the fixed lights" if not layout.legend else "fixed lights"))
-    return rows + (KEYS_PLAY if playing else KEYS_MENU)
+    return rows + (keys or (KEYS_PLAY if playing else KEYS_MENU))
 
 
 def say(described):

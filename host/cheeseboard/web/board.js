@@ -5,6 +5,8 @@
 import { BrowserFlash, fromBase64, toBase64 } from "./flash.mjs";
 import { download, savePng, svgText } from "./save.mjs";
 import { frameRequest, parseReply } from "./vm.mjs";
+import { seen, VISIONS } from "./vision.mjs";
+import { stepWords } from "./replay.mjs";
 
 const TICK_MS = 10; // the firmware's own main-loop period (cheesefw/app.py)
 // A press lasts at least this long and the button stays up this long after it, so that the
@@ -31,6 +33,7 @@ let vmFrame = null;
 let game = null; // the overlay drawn
 let pixels = []; // the picture's <circle> per pixel
 let lastFrame = "";
+let vision = "normal"; // the board drawn as a player with this colour vision sees it
 let lastState = 0;
 let nextId = 1;
 const waiting = new Map(); // request id -> [resolve, reject]
@@ -181,6 +184,7 @@ async function showGame(name) {
   if (name === game) return;
   game = name;
   const svg = await (await fetch(`pictures/${profileName}-${name}.svg`)).text();
+  if (game !== name) return; // another overlay was asked for meanwhile: the later one wins
   $("picture").innerHTML = svg;
   pixels = [];
   for (const c of $("picture").querySelectorAll("circle.px")) pixels[+c.id.slice(3)] = c;
@@ -191,7 +195,7 @@ function paint(hex) {
   for (let i = 0; i < pixels.length; i++) {
     const j = 6 * i;
     if (j + 6 > hex.length) break;
-    const rgb = [0, 2, 4].map((k) => parseInt(hex.slice(j + k, j + k + 2), 16));
+    const rgb = seen([0, 2, 4].map((k) => parseInt(hex.slice(j + k, j + k + 2), 16)), vision);
     pixels[i].setAttribute("fill", `rgb(${rgb.join(",")})`);
   }
 }
@@ -336,18 +340,127 @@ function loop(mine) {
       lastState = now;
       const s = b.state();
       window.cheeseboard.lastState = s;
-      showState(s);
-      if (s.game && s.game !== game) showGame(s.game);
+      if (!replay) showState(s);
+      if (s.game && s.game !== game && !replay) showGame(s.game);
     }
   } catch (e) {
     crashed(e);
     return;
   }
-  if ((painted || !lastFrame) && pixels.length && b.frameHex()) {
+  if ((painted || !lastFrame) && pixels.length && b.frameHex() && !replay) {
     lastFrame = b.frameHex();
     paint(lastFrame);
   }
   setTimeout(() => loop(mine), TICK_MS);
+}
+
+// -- replay: a game's log step by step on the picture (replay.mjs), the board running on ----
+
+let replay = null; // {steps, at, timer} while the picture shows a replay
+
+async function startReplay(text, own) {
+  $("replay-words").textContent = "making the replay\u2026";
+  const flashed = await (await fetch(`flash/${profileName}.json`)).json();
+  const files = {};
+  for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
+  Object.assign(files, flash.files());
+  for (const f of ["positions.py", "logfile.py"]) {
+    files[`replay/${f}`] = new Uint8Array(await (await fetch(`replay/${f}`)).arrayBuffer());
+  }
+  const frame = document.createElement("iframe"); // a VM of its own, gone with its frame
+  frame.hidden = true;
+  frame.src = "vm.html";
+  await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
+  let made;
+  try {
+    made = await frame.contentWindow.replaySteps(files, text, own);
+  } finally {
+    frame.remove();
+  }
+  if (made.error) {
+    $("replay-words").textContent = made.error;
+    return;
+  }
+  stopReplay();
+  replay = { steps: made.steps, at: 0, timer: null, hiddenFrom: made.hidden_from };
+  await showGame(made.game);
+  $("replay-controls").hidden = false;
+  $("replay-step").max = made.steps.length - 1;
+  showStep(0);
+}
+
+function showStep(i) {
+  if (!replay) return;
+  const steps = replay.steps;
+  replay.at = Math.max(0, Math.min(steps.length - 1, i));
+  paint(steps[replay.at].frame);
+  lastFrame = steps[replay.at].frame;
+  $("replay-step").value = replay.at;
+  let words = stepWords(steps, replay.at);
+  if (replay.at === steps.length - 1 && replay.hiddenFrom !== null) {
+    words += `; the game runs on: the log hides its move ${replay.hiddenFrom} until it is over`;
+  }
+  $("replay-words").textContent = words;
+  showState(steps[replay.at].state);
+  $("keys").textContent = "replay: the buttons above step through it (the board's own buttons "
+    + "still play the board underneath); \"back to the board\" shows the board again";
+  window.cheeseboard.replay = { at: replay.at, count: steps.length, words };
+}
+
+function playReplay() {
+  if (!replay) return;
+  if (replay.timer) {
+    clearInterval(replay.timer);
+    replay.timer = null;
+  } else {
+    replay.timer = setInterval(() => {
+      if (replay.at >= replay.steps.length - 1) playReplay();
+      else showStep(replay.at + 1);
+    }, +$("replay-speed").value);
+  }
+  $("replay-play").textContent = replay.timer ? "pause" : "play on";
+}
+
+function stopReplay() {
+  if (replay && replay.timer) clearInterval(replay.timer);
+  replay = null;
+  window.cheeseboard.replay = null;
+  $("replay-controls").hidden = true;
+  $("replay-play").textContent = "play on";
+  const live = board ? board.state() : null;
+  game = null; // the board's own overlay, and its frame with the next tick
+  showGame((live && live.game) || profiles().games[0]);
+}
+
+function wireReplay() {
+  const own = () => {
+    const journal = flash.files()["journal.txt"];
+    if (!journal) {
+      $("replay-words").textContent = "no game on this board (a game's journal is kept while it is played)";
+      return;
+    }
+    startReplay(new TextDecoder().decode(journal), true).catch((e) => {
+      $("replay-words").textContent = String(e.message || e);
+    });
+  };
+  const dropped = (file) => file.text().then((text) => startReplay(text, false)).catch((e) => {
+    $("replay-words").textContent = String(e.message || e);
+  });
+  $("replay-own").onclick = own;
+  $("replay-file").onchange = (e) => { if (e.target.files[0]) dropped(e.target.files[0]); };
+  $("picture").addEventListener("dragover", (e) => e.preventDefault());
+  $("picture").addEventListener("drop", (e) => {
+    e.preventDefault();
+    if (e.dataTransfer.files[0]) dropped(e.dataTransfer.files[0]);
+  });
+  $("replay-first").onclick = () => showStep(0);
+  $("replay-back").onclick = () => showStep(replay.at - 1);
+  $("replay-next").onclick = () => showStep(replay.at + 1);
+  $("replay-last").onclick = () => showStep(replay.steps.length - 1);
+  $("replay-step").onchange = () => showStep(+$("replay-step").value);
+  $("replay-play").onclick = playReplay;
+  $("replay-speed").onchange = () => { if (replay && replay.timer) { playReplay(); playReplay(); } };
+  $("replay-close").onclick = () => { stopReplay(); $("replay-words").textContent = ""; };
 }
 
 // -- rule tables: sent as `cheeseboard sync` sends them (host/cheeseboard/rules/sync.py) --------
@@ -435,7 +548,12 @@ async function main() {
   for (const name of Object.keys(site.profiles)) select.add(new Option(name, name));
   select.value = profileName;
   select.onchange = () => { location.search = "?profile=" + select.value; };
+  window.cheeseboard.replay = null;
+  const visions = $("vision");
+  for (const [name, words] of Object.entries(VISIONS)) visions.add(new Option(words, name));
+  visions.onchange = () => { vision = visions.value; if (lastFrame) paint(lastFrame); };
   wireButtons();
+  wireReplay();
   $("restart").onclick = () => powerOn();
   $("forget").onclick = () => { flash.forget(); powerOn(); };
   const picture = () => $("picture").querySelector("svg");

@@ -7,8 +7,10 @@ pinned in package.json and package-lock.json), writes the firmware image that
 This module makes the site, as a set of files, and serves it on localhost
 (or writes it to a folder: any static host serves it as well):
 
-    index.html, board.js, flash.mjs, save.mjs,   the page (package data)
+    index.html, board.js, flash.mjs, save.mjs,   the page (package data; vision.mjs: the
+    vision.mjs                                   board as colour-blind players see it)
     vm.html, vm.mjs, board.css                   (vm.html: one power-on's VM, in a frame)
+    replay.mjs, replay/positions.py, logfile.py  a game's log replayed in a VM of its own
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
     pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.pictures.picture)
@@ -28,7 +30,9 @@ from cheeseboard.pictures import picture
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PAGE_DIR = Path(__file__).resolve().parent
 PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.mjs",
-              "board.css")
+              "board.css", "vision.mjs", "replay.mjs")
+# The replay's own code, which the page runs in a VM (it runs on MicroPython as on the host).
+REPLAY_FILES = ("positions.py", "logfile.py")
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 
@@ -56,6 +60,8 @@ def site(names=None, default="pico"):
     """{path: bytes} of the whole site, for the named profiles (default: every one)."""
     names = names or paths.profile_names()
     out = {f: (PAGE_DIR / f).read_bytes() for f in PAGE_FILES}
+    for f in REPLAY_FILES:
+        out["replay/" + f] = (PAGE_DIR.parent / "replay" / f).read_bytes()
     vm = vm_dir()
     for f in VM_FILES:
         out["mp/" + f] = (vm / f).read_bytes()

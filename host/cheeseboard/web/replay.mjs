@@ -1,0 +1,79 @@
+// The web board's replay: a game's log turned into its steps by the host's own replay code
+// (host/cheeseboard/replay/positions.py and logfile.py, which run on MicroPython as well) in a
+// VM of its own, beside the board's firmware image: the firmware's Play resumes the game from
+// each prefix of the log and paints it, as `cheeseboard replay` does in the terminal.
+
+// The VM's side: the board's boot.py (the firmware's slot on the import path), then the
+// replay over the log's text; its answer is JSON: {steps: [...]} or {error: "one line"}.
+const SCRIPT = `
+import sys
+for _name in ("binascii", "os", "time"):
+    sys.modules[_name] = __import__("u" + _name)
+import os, json, binascii
+os.chdir("/")
+exec(open("boot.py").read())
+sys.path.append("/replay")
+import positions, logfile
+from cheesefw.home import HOME, rules_files
+
+def _read(names):
+    for name in names:
+        try:
+            with open(name) as f:
+                return json.loads(f.read())
+        except OSError:
+            pass
+
+def _load(name):
+    return __import__(name, None, None, ["_"])
+
+def _replay(text, own):
+    try:
+        game = logfile.parse(text, "the log", _load)
+        name = game.header.get("game")
+        profile = _read((HOME + "profile.json",))
+        if name not in profile["maps"]:
+            raise positions.ReplayError("the %s board has no overlay for %s: open the page "
+                                        "as a board that has one" % (profile["name"], name))
+        rules = _read((("game_rules.json",) if own else ()) + rules_files(name))
+        fw = positions.firmware(_load)
+        steps = positions.positions(game, profile, rules, False, fw)
+    except positions.ReplayError as e:
+        return json.dumps({"error": str(e)})
+    return json.dumps({"game": name, "hidden_from": game.hidden_from, "steps": [
+        {"frame": binascii.hexlify(s.frame).decode(), "state": s.described, "moves": s.moves,
+         "took_back": s.took_back, "history": s.history} for s in steps]})
+`;
+
+function mkdirs(FS, path) {
+  let dir = "";
+  for (const part of path.split("/").slice(0, -1)) {
+    dir += "/" + part;
+    try { FS.mkdir(dir); } catch (e) { /* there already */ }
+  }
+}
+
+// files: the board's flash ({path: Uint8Array}) with replay/positions.py and replay/logfile.py;
+// text: the log; own: the log is this board's journal (its kept rule table applies).
+export async function replaySteps(loadMicroPython, files, text, own) {
+  const mp = await loadMicroPython({ heapsize: 16 * 1024 * 1024, stdout: () => {},
+                                     stderr: () => {} });
+  for (const [path, data] of Object.entries(files)) {
+    mkdirs(mp.FS, path);
+    mp.FS.writeFile("/" + path, data);
+  }
+  mp.runPython(SCRIPT);
+  return JSON.parse(mp.globals.get("_replay")(text, own));
+}
+
+// The words of one step: where it is, what was played to reach it ("?" where hidden).
+export function stepWords(steps, i) {
+  const s = steps[i];
+  const head = `step ${i} of ${steps.length - 1} (move ${s.history})`;
+  if (s.took_back) return `${head}: ${s.took_back} move${s.took_back === 1 ? "" : "s"} taken back`;
+  if (!s.moves.length) return `${head}: the game begins`;
+  const hidden = s.moves.filter((m) => m === "?").length;
+  const shown = s.moves.filter((m) => m !== "?").map((m) => [].concat(m).join(" "));
+  if (hidden) shown.push(`${hidden} hidden (?)`);
+  return `${head}: played: ${shown.join(", ")}`;
+}

@@ -1,0 +1,98 @@
+"""The web board's replay: a log dropped onto the page, or the page's own game, stepped
+forward, back, to a step and on by itself; each step's LEDs are those `cheeseboard replay`
+makes on the host (the same replay code, here on the page's WebAssembly VM), hidden moves stay
+"?", and a bad log gets one line."""
+
+import pytest
+from engine_driver import load_profile
+from webpage import MISSING, ROOT
+
+from cheeseboard.replay import logfile, positions
+
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
+else:  # the browser's fixtures
+    from test_web_browser import browser, open_board, rgb, site  # noqa: F401
+
+JOURNAL = ROOT / "docs" / "pictures" / "kitchen-journal.txt"
+
+
+def shown(board):
+    return board.js("window.cheeseboard.replay")
+
+
+def frame_colours(frame):
+    return [tuple(frame[3 * i:3 * i + 3]) for i in range(len(frame) // 3)]
+
+
+def test_a_dropped_log_steps_forward_back_jumps_and_plays_on(open_board):
+    steps = positions.positions(logfile.read(JOURNAL), load_profile("pico"))
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.page.set_input_files("#replay-file", str(JOURNAL))
+    board.wait_for("window.cheeseboard.replay", ms=120000, step=200, what="the replay")
+    assert shown(board)["count"] == len(steps)
+    assert "kitchen" in board.js("document.querySelector('#picture svg text').textContent")
+
+    def at(i):
+        now, colours = board.js("[window.cheeseboard.replay, Array.from(document.querySelectorAll"
+                                "('#picture circle.px'), c => c.getAttribute('fill'))]")
+        assert now["at"] == i
+        assert [rgb(c) for c in colours] == frame_colours(steps[i].frame), i
+        words = now["words"]
+        assert words.startswith("step %d of %d" % (i, len(steps) - 1))
+        assert ("hidden (?)" in words) == ("?" in steps[i].moves), words
+
+    at(0)
+    assert "38 hidden (?)" in shown(board)["words"]  # the deal of the tiles: never shown
+    for _ in range(3):
+        board.page.click("#replay-next")
+    at(3)
+    board.page.click("#replay-back")
+    at(2)
+    board.page.fill("#replay-step", "17")
+    board.page.dispatch_event("#replay-step", "change")
+    at(17)
+    board.page.click("#replay-last")
+    at(len(steps) - 1)
+    board.page.click("#replay-first")
+    board.page.select_option("#replay-speed", "400")
+    board.page.click("#replay-play")
+    board.advance(1000)  # 400 ms a step, on the page's clock
+    board.page.click("#replay-play")  # paused
+    paused = shown(board)["at"]
+    assert paused >= 2
+    board.advance(2000)
+    at(paused)
+    board.page.click("#replay-close")
+    board.wait_for("!window.cheeseboard.replay && document.querySelector('#picture svg text')"
+                   ".textContent.includes('gouda')", what="the board's own overlay back")
+
+
+def test_the_pages_own_game_replays_to_where_it_is(open_board):
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.menu("katz", {"players": 2})
+    for _ in range(6):
+        board.click("roll" if board.state()["wait"] == "roll" else "ok", then_ms=900)
+    moves = board.state()["moves"]
+    assert moves >= 3
+    board.page.click("#replay-own")
+    board.wait_for("window.cheeseboard.replay", ms=120000, step=200, what="the replay")
+    board.page.click("#replay-last")
+    assert shown(board)["words"].startswith("step %d of %d (move %d)"
+                                            % (shown(board)["count"] - 1,
+                                               shown(board)["count"] - 1, moves))
+
+
+def test_a_bad_log_gets_one_line(open_board, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("what we played last night\n")
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.page.set_input_files("#replay-file", str(bad))
+    said = board.wait_for("document.getElementById('replay-words').textContent.includes("
+                          "'expected')", ms=120000, step=200, what="the refusal")
+    words = board.js("document.getElementById('replay-words').textContent")
+    assert said and "\n" not in words and "the log: expected a board's journal.txt" in words
+    assert board.js("window.cheeseboard.replay") is None
