@@ -1,6 +1,7 @@
 """A new firmware's first boot (its trial): every game module imported and every rule table
 read once, so that a module that does not import, or a table that does not pass, shows now
-rather than when its game is chosen. Imported only then (cheesefw.startup), and let go after."""
+rather than when its game is chosen. Imported only then (cheesefw.startup), and let go after.
+Each step says so on the console: a host watching the trial hears that the board is at it."""
 
 import gc
 
@@ -15,6 +16,7 @@ def import_every_game(feed=None):
         __import__("cheesefw.games." + name)
         forget("cheesefw.games.")
         gc.collect()
+        print("trial: %s imported" % name)
         if feed:
             feed()
 
@@ -33,5 +35,6 @@ def check_every_table(board, feed=None):
             except (ValueError, MemoryError) as e:
                 print("%s: no table stamped: %s" % (name, e))
         gc.collect()
+        print("trial: %s table read" % name)
         if feed:
             feed()

@@ -1,5 +1,8 @@
 """Finding the board's serial port by USB ids, with pyserial's own ListPortInfo entries."""
 
+import subprocess
+
+import installed
 import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
@@ -217,3 +220,30 @@ def test_install_hint_bootloader_is_a_drive():
     hint = ports.install_hint(port("/dev/sdz", 0x2E8A, 0x0003))
     assert "not a serial port" in hint and "RPI-RP2" in hint
     assert "https://micropython.org/download/RPI_PICO/" in hint
+
+
+@pytest.mark.parametrize("mounted, says", [
+    (False, "whose drive is not mounted: mount it (udisksctl mount"),
+    (True, "its drive at /media/u/RPI RP2: copy a UF2 onto it"),
+])
+def test_a_pico_in_bootsel_mode_gets_one_line_saying_what_to_do(tmp_path, mounted, says):
+    # A Pico in BOOTSEL mode is a drive, not a serial port: it is found on the USB bus (a
+    # system root of our own stands in for /sys and /proc), and the installed command says
+    # what to do with it in one line.
+    root = tmp_path / "root"
+    usb = root / "sys" / "bus" / "usb" / "devices" / "1-1"
+    usb.mkdir(parents=True)
+    (usb / "idVendor").write_text("2e8a\n")
+    (usb / "idProduct").write_text("0003\n")
+    (root / "proc").mkdir()
+    (root / "proc" / "mounts").write_text(
+        "/dev/sdb1 /media/u/RPI\\040RP2 vfat rw 0 0\n" if mounted else "")
+    drive = root / "media" / "u" / "RPI RP2"
+    drive.mkdir(parents=True)
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
+    env = dict(installed.user_env(tmp_path), CHEESEBOARD_SYSTEM_ROOT=str(root))
+    run = subprocess.run([installed.CHEESEBOARD, "flash"], cwd=str(tmp_path), env=env, text=True,
+                         capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    installed.assert_clear_refusal(run, says)
+    assert run.stderr.startswith("cheeseboard: no board found, but a Pico in BOOTSEL mode")
+    assert run.stderr.count("\n") == 1, run.stderr

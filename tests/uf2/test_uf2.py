@@ -6,6 +6,7 @@ import shutil
 import struct
 from pathlib import Path
 
+import installed
 import pytest
 
 from cheeseboard import cli, paths
@@ -239,6 +240,21 @@ def test_a_missing_toolchain_is_named_with_its_package(monkeypatch, missing, say
     with pytest.raises(UF2Error) as e:
         build.toolchain()
     assert says in str(e.value) and "`%s` is missing" % missing in str(e.value)
+
+
+@pytest.mark.parametrize("name, data, says", [
+    ("esp32.uf2", uf2_blocks([b"a"], family=0x1C5F21B0), "a UF2 for ESP32, not for a Pico"),
+    ("pico.uf2", uf2_blocks([b"a"]), "which a Pico takes in BOOTSEL mode"),
+    ("esp32.bin", b"\xe9\x03\x02\x20" + bytes(4092), "not a firmware tree"),
+])
+def test_flash_refuses_a_uf2_or_an_image_for_its_firmware_in_one_line(tmp_path, name, data,
+                                                                       says):
+    # Before any port is opened: there is none here, and the answer is the same with a board.
+    (tmp_path / name).write_bytes(data)
+    run = installed.run(tmp_path / "home", "flash", "--port", str(tmp_path / "no-port"),
+                        "--firmware", str(tmp_path / name))
+    installed.assert_clear_refusal(run, says)
+    assert run.stderr.startswith("cheeseboard: ") and run.stderr.count("\n") == 1, run.stderr
 
 
 def test_a_profile_for_another_board_is_refused(capsys):

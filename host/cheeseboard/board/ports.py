@@ -5,6 +5,9 @@ known board among pyserial's `serial.tools.list_ports.comports()`, asks which if
 several, or raises `PortError` saying what to do.
 """
 
+import os
+from pathlib import Path
+
 import serial.tools.list_ports
 from serial.tools.list_ports_common import numsplit
 
@@ -180,8 +183,51 @@ def _ids(info):
     return "%04x:%04x" % (info.vid or 0, info.pid or 0)
 
 
+def bootsel_picos(root=None):
+    """A Pico in BOOTSEL mode is no serial port: (how many are on the USB bus, the folders
+    where a drive of theirs is mounted, known by its INFO_UF2.TXT), read from Linux's
+    /sys/bus/usb/devices and /proc/mounts under root ($CHEESEBOARD_SYSTEM_ROOT, else /)."""
+    root = Path(root or os.environ.get("CHEESEBOARD_SYSTEM_ROOT", "/"))
+    count = 0
+    for device in (root / "sys" / "bus" / "usb" / "devices").glob("*"):
+        try:
+            ids = [(device / n).read_text().strip().lower() for n in ("idVendor", "idProduct")]
+        except OSError:
+            continue
+        count += ids == ["2e8a", "0003"]
+    mounted = []
+    try:
+        mounts = (root / "proc" / "mounts").read_text().splitlines()
+    except OSError:
+        mounts = []
+    for line in mounts:
+        fields = line.split()
+        if len(fields) > 1:
+            folder = fields[1].replace("\\040", " ")
+            if (root / folder.lstrip("/") / "INFO_UF2.TXT").is_file():
+                mounted.append(folder)
+    return count, mounted
+
+
+def _bootsel_only():
+    """The one line for a Pico in BOOTSEL mode and no board: what to do with it, or None."""
+    count, mounted = bootsel_picos()
+    if not count:
+        return None
+    if mounted:
+        return ("no board found, but a Pico in BOOTSEL mode, its drive at %s: copy a UF2 "
+                "onto it (`cheeseboard uf2` builds one), then flash the Pico it starts as"
+                % mounted[0])
+    return ("no board found, but a Pico in BOOTSEL mode whose drive is not mounted: mount it "
+            "(udisksctl mount -b /dev/disk/by-label/RPI-RP2), copy a UF2 onto it (`cheeseboard "
+            "uf2` builds one), then flash the Pico it starts as")
+
+
 def _none_found(ports):
     """The message for no board: what to do, and what is plugged in that is not a board."""
+    bootsel = _bootsel_only()  # (what else is plugged in does not matter then)
+    if bootsel:
+        return bootsel
     lines = ["no board found: plug it in with a data USB cable, or give --port PORT"]
     others = sorted(ports, key=lambda p: numsplit(p.device))
     if others:

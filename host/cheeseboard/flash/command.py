@@ -46,6 +46,8 @@ def _open(args):
 
 
 def do_flash(args):
+    if args.firmware:
+        check_firmware_tree(args.firmware)
     progress = _bar if sys.stdout.isatty() else _lines()
     with _open(args) as link:
         try:
@@ -61,6 +63,30 @@ def do_flash(args):
             print("(dry run: nothing changed)")
         return 0
     return _report(result)
+
+
+def check_firmware_tree(path):
+    """Refuse, in one line and before the board is touched, a --firmware that is a file: a UF2
+    (copied onto a Pico in BOOTSEL mode, never sent over serial; one for another chip said
+    so) or a flash image of another firmware."""
+    import struct
+    from pathlib import Path
+
+    from cheeseboard.uf2 import uf2file
+
+    path = Path(path)
+    if not path.is_file():
+        return  # a folder, or nothing there: the build says what is wrong with it
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head == struct.pack("<2I", *uf2file.MAGIC_START):
+        uf2file.check_rp2040(path)  # one for another chip is refused here, saying which
+        raise deploy.FlashError(
+            "%s is a UF2, which a Pico takes in BOOTSEL mode, not over its serial port: hold "
+            "BOOTSEL while plugging it in and copy the file onto the RPI-RP2 drive" % path)
+    raise deploy.FlashError(
+        "%s is a file (a flash image of another firmware?), not a firmware tree: --firmware "
+        "takes a folder laid out like firmware/ (main.py and cheesefw/)" % path)
 
 
 def _report(result):

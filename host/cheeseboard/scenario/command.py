@@ -4,7 +4,7 @@ import argparse
 import os
 from pathlib import Path
 
-from cheeseboard.scenario import junit, runner
+from cheeseboard.scenario import board, junit, runner
 
 HELP = "play scenario files (YAML: presses and what the board must show) on virtual boards"
 
@@ -23,6 +23,10 @@ def add_parser(sub):
     run.add_argument("--out", metavar="DIR",
                      help="write snapshots and failure pictures under DIR (default: beside "
                           "each scenario file)")
+    run.add_argument("--target", choices=board.TARGETS, default="unix",
+                     help="the board: the unix port's virtual board (default), or an emulated "
+                          "Pico running the profile's UF2 with the firmware frozen in (slower: "
+                          "the chip's own clock, unseeded die; docs/pico.md)")
     run.add_argument("--jobs", type=_jobs, metavar="N",
                      help="boards at once (default: the machine's cores, %d)" % (os.cpu_count()
                                                                                or 1))
@@ -37,7 +41,7 @@ def _jobs(text):
 
 def do_scenario(args):
     options = runner.Options(update_snapshots=args.update_snapshots,
-                             out=Path(args.out) if args.out else None)
+                             out=Path(args.out) if args.out else None, target=args.target)
     try:
         results = runner.run_all([Path(f) for f in args.files], args.jobs, options,
                                  on_result=lambda r: print(r.line(), flush=True))

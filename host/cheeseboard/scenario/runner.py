@@ -51,6 +51,7 @@ STEP_ERRORS = (StepFailed, BoardTimeout, BoardOff, ProtocolError, OSError, pictu
 class Options:
     update_snapshots: bool = False
     out: Path | None = None  # where snapshots and failure pictures go (default: beside the file)
+    target: str = "unix"  # the board: the unix port's virtual board, or an emulated Pico
 
 
 def run_all(files, jobs=None, options=None, on_result=None):
@@ -87,7 +88,7 @@ def play(scenario, options):
         board = None
         step = None
         try:
-            board = ScenarioBoard(scenario, Path(tmp))
+            board = ScenarioBoard(scenario, Path(tmp), options.target)
             player = _Player(scenario, board, options)
             for f in scenario.sync:
                 player.sync(f)

@@ -29,11 +29,11 @@ import sys
 import termios
 import threading
 import time
-import tty
 from pathlib import Path
 
 from cheeseboard.sim import vmfiles
 from cheeseboard.sim.clock import FOREVER, VirtualClock
+from cheeseboard.sim.pty_board import PtyBoard
 
 EXIT_SOFT_FRIENDLY = 64
 EXIT_SOFT_RAW = 65
@@ -51,27 +51,24 @@ class BoardError(Exception):
     """The virtual board cannot do what was asked."""
 
 
-class VirtualBoard:
+class VirtualBoard(PtyBoard):
     """A simulated cheeseboard: console on a pty, firmware on MicroPython."""
+
+    LABEL = "virtual board"
+    THREAD = "virtual-board"
 
     def __init__(self, flash_dir, heap, name="virtual cheeseboard", micropython=None, baud=None,
                  fs_size=0, seed=None, clock="real"):
+        super().__init__(name)
         self.flash_dir = Path(flash_dir)
         self.fs_size = fs_size  # the filesystem size os.statvfs reports (0: the host disk's)
         # The hardware's entropy source, made repeatable: each game's die seed follows from it
         # (None: truly random, as on a real board).
         self.seed = seed
         self.heap = int(heap)
-        self.name = name
         self.micropython = micropython or vmfiles.micropython_binary()
-        self.frame = None  # the last LED frame, as bytes (R, G, B per pixel)
-        self.frame_seq = 0
         self.described = None  # the firmware's last answer to ask_state(): its protocol `state`
         self._unanswered = 0  # questions ask_state() sent that the firmware has not answered
-        self.boots = 0
-        self.bytes_in = self.bytes_out = 0  # console bytes from and to the host, ever
-        self.listeners = []  # callables(event: dict), called from the I/O thread
-        self._lock = threading.RLock()
         if clock not in CLOCKS:
             raise BoardError("clock: expected one of %s, got %r" % (", ".join(CLOCKS), clock))
         self.clock = VirtualClock() if clock == "virtual" else None
@@ -80,44 +77,16 @@ class VirtualBoard:
         self._tick_mark = None  # (events, frames) when the VM was last woken
         self._idle = False  # the VM's last tick did nothing a client can see
         self._running_since = time.monotonic()  # (wall) since the VM last got the clock
-        self._sel = selectors.DefaultSelector()
-        self._proc = None
-        self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
+        self._stdin_fd = self._stdout_fd = self._side_in_w = None
         self._ready = False
         self._pending_interrupts = 0
-        self._rx = bytearray()  # console bytes waiting for the VM's stdin
-        self._tx = bytearray()  # VM output waiting for the pty
-        self._side_buf = bytearray()
-        self._console_tail = b""  # the VM's last output: is it waiting at a REPL prompt?
-        self._powered = False
         self._crashes = []
         self._watchdog = None  # [timeout s, when it bites] once the firmware started one
-        self.watchdog_resets = 0
-        self._stop = False
-        self._thread = None
-        self.master_fd, self.slave_fd = os.openpty()
-        tty.setraw(self.slave_fd)
-        os.set_blocking(self.master_fd, False)
-        self.pty_path = os.ttyname(self.slave_fd)
         # A UART board's console: at most baud/10 bytes a second each way (8N1 framing).
         self.baud = baud
         self._wire = {"in": _Wire(baud, self.clock), "out": _Wire(baud, self.clock)}
 
     # -- public ---------------------------------------------------------------
-
-    def start(self):
-        """Power the board on and start serving the console."""
-        self.power_on()
-        self._thread = threading.Thread(target=self._loop, name="virtual-board", daemon=True)
-        self._thread.start()
-        return self
-
-    def power_on(self, mode="friendly"):
-        with self._lock:
-            if self._powered:
-                return
-            self._powered = True
-            self._spawn(mode)
 
     def power_cut(self):
         """Cut the power at this instant: the VM is killed wherever it is."""
@@ -126,12 +95,6 @@ class VirtualBoard:
             self._watchdog = None  # only a reset or the power stops a watchdog
             self._kill()
             self._advance()  # nothing holds a board without power back
-
-    def hard_reset(self):
-        """The reset button: power cycle without losing the console."""
-        with self._lock:
-            self.power_cut()
-            self.power_on()
 
     def set_pin(self, button, levels):
         """Drive a button's pin: levels is [(ms from now, 0 or 1), ...]; 0 is pressed."""
@@ -190,30 +153,6 @@ class VirtualBoard:
             clock.horizon = clock.now
             return {"now": clock.ms, "reason": reason}
 
-    def stop(self):
-        """Switch off and release the pty."""
-        self._stop = True
-        self.power_cut()
-        if self._thread:
-            self._thread.join(timeout=5)
-        for fd in (self.master_fd, self.slave_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-    @property
-    def is_on(self):
-        return self._powered and self._proc is not None
-
-    @property
-    def at_repl(self):
-        """Whether the board waits at a REPL prompt (its program stopped: mpremote left it
-        there, or the program ended), rather than running the firmware."""
-        tail = self._console_tail
-        return self.is_on and (tail.endswith(b">>> ") or tail.endswith(b"CTRL-B to exit\n>")
-                               or tail.endswith(b"\x04>"))
-
     # -- the chip -------------------------------------------------------------
 
     def _spawn(self, mode):
@@ -267,18 +206,7 @@ class VirtualBoard:
         self.boots += 1
         self._emit({"ev": "boot", "n": self.boots, "mode": mode})
 
-    def _kill(self):
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            proc.kill()
-        except ProcessLookupError:
-            pass
-        proc.wait()
-        self._release_vm()
-
-    def _release_vm(self):
+    def _release(self):
         for fd in (self._stdout_fd, self._side_out_r):
             if fd is not None:
                 try:
@@ -309,7 +237,7 @@ class VirtualBoard:
             except subprocess.TimeoutExpired:  # its stdout closed, yet it runs: stop it
                 proc.kill()
                 code = proc.wait()
-            self._release_vm()
+            self._release()
             if not self._powered:
                 return
             if code == EXIT_SOFT_FRIENDLY:
@@ -498,25 +426,6 @@ class VirtualBoard:
         self.bytes_out += n
         del self._tx[:n]
 
-    def _from_side(self):
-        with self._lock:  # the current VM's pipe, never a number a reset has just reused
-            if self._side_out_r is None:
-                return
-            try:
-                data = os.read(self._side_out_r, 65536)
-            except (BlockingIOError, OSError):
-                return
-        if not data:
-            return
-        self._side_buf += data
-        while True:
-            end = self._side_buf.find(b"\n")
-            if end < 0:
-                break
-            line = bytes(self._side_buf[:end])
-            del self._side_buf[: end + 1]
-            self._side_message(line)
-
     def ask_state(self):
         """Ask the firmware, on the side channel, what it is doing: its answer, the protocol's
         `state` reply, lands in self.described (the console stays the host's alone). A firmware
@@ -564,11 +473,7 @@ class VirtualBoard:
 
     def _emit(self, event):
         self._events += 1
-        for listener in list(self.listeners):
-            try:
-                listener(event)
-            except Exception as e:  # a broken listener must not stop the board
-                print("virtual board: listener failed: %r" % e, file=sys.stderr)
+        super()._emit(event)
 
 
 class _Wire:
