@@ -329,6 +329,22 @@ def test_an_archive_is_unpacked_whole_once_or_not_at_all(tmp_path):
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["micropython-1"]
 
 
+class SilentWire:
+    """A serial port on which the firmware's program says nothing (info then asks the raw REPL)."""
+
+    timeout = 0.1
+    in_waiting = 0
+
+    def write(self, data):
+        return len(data)
+
+    def read(self, n):
+        return b""
+
+    def reset_input_buffer(self):
+        pass
+
+
 class InfoLink:
     """What `cheeseboard info` opens: a board that answers the agent's facts."""
 
@@ -336,6 +352,7 @@ class InfoLink:
 
     def __init__(self, facts):
         self.facts = facts
+        self.wire = SilentWire()
 
     def __enter__(self):
         return self
