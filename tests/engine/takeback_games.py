@@ -93,14 +93,17 @@ def resume(flash, rules, seats):
                   True, seats)
 
 
-def step(play, rng, now):
-    """One random choice of the players (never a takeback), then time moves on; the new time."""
+def choose(play, rng, now, walked=None):
+    """One random choice of the players (never a takeback), if the board waits on one: True
+    when one was made. walked(play), when given, sees the player on their move, before ok."""
     wait = play.wait
     if wait == "decide":
+        play.cursor = rng.below(len(play.choices))  # the player walks to their move
+        if walked is not None:
+            walked(play)
         peek = play._secret() is not None
         if peek:
             play.on_button("roll", "press", now)
-        play.cursor = rng.below(len(play.choices))
         play.on_button("ok", "press", now)
         if peek and play.peeking:
             play.on_button("roll", "release", now)
@@ -115,6 +118,14 @@ def step(play, rng, now):
             play.on_button("ok", "press", now)
         else:  # that seat had nothing to play: the window goes on
             play.on_button("back", "press", now)
+    else:
+        return False
+    return True
+
+
+def step(play, rng, now):
+    """One random choice of the players (never a takeback), then time moves on; the new time."""
+    choose(play, rng, now)
     now += P.WINDOW_MS + 100
     play.update(now)
     return now

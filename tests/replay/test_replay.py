@@ -54,27 +54,9 @@ def live_game(name, options, seats, seed, profile, odds=3, limit=3000):
             break
         if play.wait == "decide" and play.undo and rng.below(odds) == 0:
             play.on_button("prev", "long", now)
-        elif play.wait == "decide":
-            play.cursor = rng.below(len(play.choices))  # the player walks to their move
-            shown.append(snapshot(play, profile))
-            peek = play._secret() is not None
-            if peek:
-                play.on_button("roll", "press", now)
-            play.on_button("ok", "press", now)
-            if peek and play.peeking:
-                play.on_button("roll", "release", now)
-        elif play.wait == "roll":
-            play.on_button("roll", "press", now)
-        elif play.wait == "window" and rng.below(3) == 0:
-            play.on_button("ok", "press", now)  # someone reacts: a seat, then its move
-            play.seat = rng.below(play.players)
-            play.on_button("ok", "press", now)
-            if play.wait == "react":
-                play.cursor = rng.below(len(play.choices))
-                play.on_button("ok", "press", now)
-            else:  # that seat had nothing to play: the window goes on
-                play.on_button("back", "press", now)
-        else:  # the board's clock moves on (a roll ends, a window closes, the board plays)
+        elif not tg.choose(play, rng, now, lambda p, shown=shown: shown.append(snapshot(p, profile))):
+            # nobody chose: the board's clock moves on (a roll ends, a window closes, the board
+            # plays)
             now += P.WINDOW_MS + 100
             play.update(now)
     bits = play.hidden  # (the moves the log hides until the game is over)

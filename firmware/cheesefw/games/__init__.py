@@ -89,13 +89,19 @@ class History:
         return out[0] if type(key) is int else out
 
     def __eq__(self, other):
-        if not isinstance(other, (list, tuple, History)) or len(other) != len(self):
-            return False
-        theirs = iter(other)
-        for a in self:
-            if a != next(theirs):
-                return False
-        return True
+        return isinstance(other, (list, tuple, History)) and same_items(self, other)
 
     def __repr__(self):
         return repr(list(self))
+
+
+def same_items(ours, theirs):
+    """Whether two sequences hold equal items in the same order, read one by one: a History or a
+    hand's Codes compares with a list without making a list of itself."""
+    if len(theirs) != len(ours):
+        return False
+    theirs = iter(theirs)
+    for a in ours:
+        if a != next(theirs):
+            return False
+    return True

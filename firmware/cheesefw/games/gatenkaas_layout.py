@@ -7,6 +7,7 @@ Per area cell three bytes, kept up to date as cards are laid (gatenkaas.py plays
 A mouse is one cell, so it is either seen or blocked: never "partly covered".
 """
 
+from cheesefw.games import same_items
 from cheesefw.games.gatenkaas_deck import HOLE, MOUSE
 
 NOT_LEGAL = -1  # judge(): the card may not lie there at all
@@ -177,13 +178,7 @@ class Codes:
         return low < len(self) and self[low] == a
 
     def __eq__(self, other):
-        if len(other) != len(self):
-            return False
-        theirs = iter(other)
-        for a in self:
-            if a != next(theirs):
-                return False
-        return True
+        return same_items(self, other)
 
     def __repr__(self):
         return repr(list(self))
