@@ -54,7 +54,8 @@ def live_game(name, options, seats, seed, profile, odds=3, limit=3000):
             break
         if play.wait == "decide" and play.undo and rng.below(odds) == 0:
             play.on_button("prev", "long", now)
-        elif not tg.choose(play, rng, now, lambda p, shown=shown: shown.append(snapshot(p, profile))):
+        elif not tg.choose(play, rng, now,
+                           lambda p, shown=shown: shown.append(snapshot(p, profile))):
             # nobody chose: the board's clock moves on (a roll ends, a window closes, the board
             # plays)
             now += P.WINDOW_MS + 100
