@@ -8,10 +8,11 @@ play area with the start card where the game lays it.
     python -m cheeseboard.pictures.decksvg [rules.json [out.svg]]
 """
 
-import json
 import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
+
+from cheeseboard.pictures import write_svg
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = ROOT / "firmware" / "rules" / "gatenkaas.json"
@@ -97,13 +98,7 @@ def render_svg(rules):
 
 def main(argv=None):
     """Write the SVG of a rule table (default: gatenkaas.json to docs/gatenkaas-deck.svg)."""
-    args = sys.argv[1:] if argv is None else argv
-    rules_path = Path(args[0]) if args else RULES
-    out_path = Path(args[1]) if len(args) > 1 else OUT
-    rules = json.loads(rules_path.read_text(encoding="utf-8"))
-    out_path.write_text(render_svg(rules), encoding="utf-8")
-    print("wrote %s" % out_path)
-    return 0
+    return write_svg(render_svg, RULES, OUT, argv)
 
 
 if __name__ == "__main__":

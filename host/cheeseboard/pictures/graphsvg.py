@@ -9,10 +9,11 @@ designer's variant) shows its points.
     python -m cheeseboard.pictures.graphsvg [rules.json [out.svg]]
 """
 
-import json
 import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
+
+from cheeseboard.pictures import write_svg
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = ROOT / "firmware" / "rules" / "gouda.json"
@@ -131,13 +132,7 @@ def _arrow(a, b, marker, colour, extra):
 
 def main(argv=None):
     """Write the SVG of a rule table (default: gouda.json to docs/gouda-board.svg)."""
-    args = sys.argv[1:] if argv is None else argv
-    rules_path = Path(args[0]) if args else RULES
-    out_path = Path(args[1]) if len(args) > 1 else OUT
-    rules = json.loads(rules_path.read_text(encoding="utf-8"))
-    out_path.write_text(render_svg(rules), encoding="utf-8")
-    print(f"wrote {out_path}")
-    return 0
+    return write_svg(render_svg, RULES, OUT, argv)
 
 
 if __name__ == "__main__":
