@@ -75,10 +75,14 @@ def check_firmware_tree(path):
     from cheeseboard.uf2 import uf2file
 
     path = Path(path)
-    if not path.is_file():
-        return  # a folder, or nothing there: the build says what is wrong with it
-    with open(path, "rb") as f:
-        head = f.read(8)
+    try:
+        if not path.is_file():
+            return  # a folder, or nothing there: the build says what is wrong with it
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError as e:  # a name too long, a file it may not read
+        raise deploy.FlashError("--firmware %s: cannot be read (%s)"
+                                % (str(path)[:80], e.strerror or e)) from None
     if head == struct.pack("<2I", *uf2file.MAGIC_START):
         uf2file.check_rp2040(path)  # one for another chip is refused here, saying which
         raise deploy.FlashError(
