@@ -148,51 +148,58 @@ class Play:
             return self._jump()
         if event != "press":
             return False
-        wait = self.wait
-        if wait == _DECIDE and self._secret() and name in ("prev", "next", "ok"):
+        if name in ("prev", "next", "ok") and self._secret():
             return self._refuse(now)  # nobody sees the choice: hold _PEEK first
-        if wait in (_LOOK, _HAND):
-            return self._look_button(name, now)
-        if wait == _DECIDE and name == "roll" and self._occupied():
-            self.wait = _LOOK
-            self.look = 0
-            return True
-        if wait == _SEAT and name == "roll" and self._hand():
-            self.wait = _HAND
-            self.look = 0
-            return True
-        if wait in (_DECIDE, _REACT, _SEAT) and name in ("prev", "next"):
-            step = 1 if name == "next" else -1
-            if wait == _SEAT:
-                self.seat = (self.seat + step) % self.players
+        # A press, state by state (_ROLLING, _BOT and _OVER take none):
+        wait = self.wait
+        if wait == _DECIDE or wait == _REACT:
+            # prev/next walk the choices, ok plays the one shown; at a decision roll looks
+            # over the occupied spaces; while reacting, back gives the window back.
+            if name in ("prev", "next"):
+                self.cursor = (self.cursor + (1 if name == "next" else -1)) % len(self.choices)
+            elif name == "ok":
+                self._apply(self.choices[self.cursor], now)
+            elif name == "roll" and wait == _DECIDE and self._occupied():
+                self.wait = _LOOK
+                self.look = 0
+            elif name == "back" and wait == _REACT:
+                self._open_window(now)
             else:
-                self.cursor = (self.cursor + step) % len(self.choices)
+                return self._refuse(now)
             return True
-        if wait in (_DECIDE, _REACT) and name == "ok":
-            self._apply(self.choices[self.cursor], now)
+        if wait == _SEAT:
+            # prev/next walk the seats, ok takes the one shown (refused when it has no
+            # reaction), roll shows that seat's hand, back gives the window back.
+            if name in ("prev", "next"):
+                self.seat = (self.seat + (1 if name == "next" else -1)) % self.players
+            elif name == "ok":
+                player = self.state.action_player
+                mine = [a for a in self.choices if a != PASS and player(a) == self.seat]
+                if not mine:
+                    return self._refuse(now)
+                self.wait = _REACT
+                self.choices = mine
+                self.cursor = 0
+            elif name == "roll" and self._hand():
+                self.wait = _HAND
+                self.look = 0
+            elif name == "back":
+                self._open_window(now)
+            else:
+                return self._refuse(now)
             return True
-        if wait == _ROLL and name == "roll":
+        if wait == _ROLL and name == "roll":  # the die tumbles
             self.wait = _ROLLING
             self.until = now + ROLL_MS
             return True
-        if wait == _WINDOW and name == "ok":
-            self.wait = _SEAT  # the window waits while someone picks their seat
+        if wait == _WINDOW and name == "ok":  # the window waits while someone picks their seat
+            self.wait = _SEAT
             self.bot_at = None
             self.thinking = None
             self.seat = 0
             return True
-        if wait == _SEAT and name == "ok":
-            player = self.state.action_player
-            mine = [a for a in self.choices if a != PASS and player(a) == self.seat]
-            if not mine:
-                return self._refuse(now)
-            self.wait = _REACT
-            self.choices = mine
-            self.cursor = 0
-            return True
-        if wait in (_SEAT, _REACT) and name == "back":
-            self._open_window(now)
-            return True
+        if wait == _LOOK or wait == _HAND:
+            return self._look_button(name, now)
         return self._refuse(now)
 
     def _look_button(self, name, now):
