@@ -46,12 +46,24 @@ def _walk(top, rel=""):
 def _load(path):
     """A JSON file's object, or None when it cannot be read (missing, a folder, larger than
     any manifest, not JSON, nested too deep for the heap, not an object)."""
+    global _why
     try:
-        with open(path) as f:
-            obj = json.loads(f.read(32768))
-    except Exception:
+        if os.stat(path)[6] > 32768:
+            _why = "larger than any manifest"
+            return None
+        with open(path) as f:  # parsed from the file: no copy of its text on a tight heap
+            obj = json.load(f)
+    except MemoryError:
+        _why = "no room to read it"
         return None
+    except Exception as e:
+        _why = repr(e)[:80]
+        return None
+    _why = "not an object"
     return obj if isinstance(obj, dict) else None
+
+
+_why = ""  # why the last file _load refused could not be read
 
 
 def _put(path, obj):
@@ -126,7 +138,7 @@ def check(slot, manifest="manifest.json", loader=()):
     the loader's files waiting as name.new, checked against the manifest too."""
     m = _load(slot + "/" + manifest)
     if not m:
-        _out(["no " + manifest])
+        _out(["no %s (%s)" % (manifest, _why)])
         return
     want = m["files"]
     bad = []
