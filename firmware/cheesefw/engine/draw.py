@@ -70,12 +70,16 @@ class PackedMap:
             start = end + 1
 
     def index(self, space):
-        """The place of space among the sorted ids, or -1 when the map has no such space."""
-        q = 0
-        for name in self.ids():
-            if name == space:
-                return q
-            q += 1
+        """The place of space among the sorted ids, or -1 when the map has no such space.
+        Found by the string's own search and count (C on the board), not id by id: the
+        painter asks for every lit space of a frame, which on a 16x16 board is hundreds."""
+        names = self.names
+        at = names.find(space) if space else -1
+        while at >= 0:
+            end = at + len(space)
+            if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
+                return names.count(" ", 0, at)
+            at = names.find(space, end)
         return -1
 
     def values(self):
