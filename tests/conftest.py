@@ -32,6 +32,17 @@ def make_vboard(tmp_path):
         board.stop()
 
 
+def pytest_collection_finish(session):
+    """Leave what collection built out of every later full collection (gc.freeze). The
+    firmware calls gc.collect() to keep a MicroPython heap whole; on CPython, in the tests, each
+    call would walk all of pytest's and the test modules' objects again (~35 ms each, hundreds
+    of calls in a game resumed at every move)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_terminal_summary(terminalreporter):
     """One line when the web board's browser tests were skipped: what enables them."""
     from webpage import ENABLE, MISSING

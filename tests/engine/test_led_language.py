@@ -181,8 +181,9 @@ def random_options(module, rng):
 def play_and_check(game, seed, max_steps=3000, alike=None, vision=False):
     """Play a random game with the buttons; at every decision, every choice's frame differs.
     Returns how many decision states were checked. alike(frames) -> the pairs of indices of
-    frames that look the same to someone (tests/engine/test_colour_vision.py): given, look-alike
-    choices are gathered, not refused, and the return is (checked, [(choice, choice), ...])."""
+    frames that look the same to someone (tests/engine/test_colour_vision.py), each with what
+    else it says (to whom): given, look-alike choices are gathered, not refused, and the return
+    is (checked, [(choice, choice, ...), ...])."""
     found = []
     rng = random.Random(seed)
     module = load(game)
@@ -203,7 +204,7 @@ def play_and_check(game, seed, max_steps=3000, alike=None, vision=False):
                 assert p._secret() is False
             frames = frames_of_the_choices(p, blink_on)
             if alike is not None:
-                found.extend((p.choices[i], p.choices[j]) for i, j in alike(frames))
+                found.extend((p.choices[i], p.choices[j], *rest) for i, j, *rest in alike(frames))
             else:
                 first = {}
                 same = []
