@@ -57,6 +57,24 @@ def test_a_board_left_at_the_repl_is_restarted_in_one_line(make_vboard, tmp_path
     assert json.loads(again.stdout)["firmware"]
 
 
+def test_a_board_at_the_repl_is_known_by_its_echo_without_waiting_out_the_timeout(vboard):
+    from cheeseboard.board.protocol import Client, NoAnswer
+
+    vboard.wait_protocol()
+    _leave_at_the_repl(vboard)
+    vboard.reopen_console()
+    client = Client(vboard.port, timeout=60)
+    client.echo_means_no_reply = True
+    began = time.monotonic()
+    with pytest.raises(NoAnswer):
+        client.request("hello")
+    assert time.monotonic() - began < 30  # the echo told: not the 60 s without an answer
+    client.echo_means_no_reply = False  # the echo is no reply: without the flag, no answer
+    client.timeout = 1.0
+    with pytest.raises(NoAnswer):
+        client.request("hello")
+
+
 def test_the_terminal_view_says_when_the_board_is_stopped_at_the_repl(tmp_path):
     import sys
 

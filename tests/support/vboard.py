@@ -137,18 +137,7 @@ class VBoard:
 
     def wait_protocol(self, timeout=15.0):
         """Wait until main.py answers `hello`; return the reply."""
-        deadline = time.monotonic() + timeout
-        wait, self.client.timeout = self.client.timeout, 2.0  # ask again soon: a request
-        try:  # sent while the board boots is lost
-            while True:
-                try:
-                    return self.client.request("hello")
-                except Exception:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-        finally:
-            self.client.timeout = wait
+        return self.client.ask_until_answered("hello", timeout)
 
     def read_until(self, marker, timeout=10.0):
         """Console bytes up to and including marker (bytes), and not one byte more."""

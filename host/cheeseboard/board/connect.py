@@ -61,7 +61,7 @@ def _make_it_answer(client, port_name, say):
     seen = _console(client.serial, b"\r\x02\r", 0.5)  # Ctrl-B: out of a raw REPL, if in one
     if not seen.rstrip(b" ").endswith(b">>>"):
         client.discard()
-        if _answers(client, BOOT_S):  # no prompt: a board still starting its program, say
+        if _answers(client, BOOT_S, again=True):  # no prompt: a board still starting, say
             return
         raise BoardUnreachable(
             "no answer from %s: it runs something other than the cheeseboard firmware, or is "
@@ -72,7 +72,7 @@ def _make_it_answer(client, port_name, say):
     boot = _console(client.serial, b"\x04", PROMPT_S, until=_back_at_the_prompt)
     if _back_at_the_prompt(boot):
         raise BoardUnreachable(_why_it_stopped(boot, port_name))
-    if not _answers(client, BOOT_S):
+    if not _answers(client, BOOT_S, again=True):
         raise BoardUnreachable(
             "%s was stopped at the REPL and did not answer after a restart: `cheeseboard info "
             "--port %s` says what is on it" % (port_name, port_name))
@@ -80,16 +80,23 @@ def _make_it_answer(client, port_name, say):
         "program" % port_name)
 
 
-def _answers(client, seconds):
+def _answers(client, seconds, again=False):
+    """Whether the firmware answers `hello` within seconds; again: asking again while it
+    does not (a board that is starting loses what it is sent before its program listens)."""
     before = client.timeout
     client.timeout = seconds
     try:
-        client.request("hello")
+        if again:
+            client.ask_until_answered("hello", seconds)
+        else:  # once: a board at the REPL would take each copy as a line of Python...
+            client.echo_means_no_reply = True  # ...and echoes it at once: no need to wait
+            client.request("hello")
         return True
     except ProtocolError:
         return False
     finally:
         client.timeout = before
+        client.echo_means_no_reply = False
 
 
 def _console(serial, send, seconds, until=None):

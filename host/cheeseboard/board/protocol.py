@@ -48,6 +48,10 @@ class Client:
         self.timeout = timeout
         self._next_id = 1
         self._buf = b""
+        # True: a request the board echoes back means no reply is coming (the friendly REPL
+        # echoes what it is sent, as typed; a firmware never does), so it is not waited out.
+        self.echo_means_no_reply = False
+        self._last_sent = None
 
     def request(self, cmd, **args):
         """Send a request; return the board's reply, or raise ProtocolError."""
@@ -68,7 +72,9 @@ class Client:
                 cmd, args = requests[i]
                 rid = self._next_id
                 self._next_id = self._next_id % 0x3FFFFFFF + 1
-                self.serial.write(encode(dict(args, id=rid, cmd=cmd)))
+                line = encode(dict(args, id=rid, cmd=cmd))
+                self.serial.write(line)
+                self._last_sent = line.rstrip(b"\n")
                 sent.append((rid, cmd))
             if sent and (len(sent) >= window or i >= len(requests) - 1):
                 rid, cmd = sent.pop(0)
@@ -81,6 +87,34 @@ class Client:
         if failure:
             raise failure
         return replies
+
+    def ask_until_answered(self, cmd, seconds, again_after=0.25, again_most=2.0):
+        """The reply to `cmd`, asked again each time no answer came (a request that reaches
+        a board while it boots is lost), waiting twice as long each time up to again_most.
+        A reply to any of the copies is the answer, so a slow board's late one still counts.
+        NoAnswer after `seconds` without one."""
+        deadline = time.monotonic() + seconds
+        asked = set()
+        wait = again_after
+        while True:
+            rid = self._next_id
+            self._next_id = self._next_id % 0x3FFFFFFF + 1
+            self.serial.write(encode({"id": rid, "cmd": cmd}))
+            asked.add(rid)
+            until = min(deadline, time.monotonic() + wait)
+            while True:
+                line = self._readline(until)
+                if line is None:
+                    break
+                reply = decode(line)
+                if reply is not None and reply.get("id") in asked:
+                    if not reply.get("ok"):
+                        raise ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
+                    return reply
+            if time.monotonic() >= deadline:
+                raise NoAnswer("no answer from the board within %.1fs (is main.py running?)"
+                               % seconds)
+            wait = min(2 * wait, again_most)
 
     def discard(self):
         """Forget what the board sent so far (what a REPL echoed, say): replies start afresh."""
@@ -111,5 +145,7 @@ class Client:
             self.serial.timeout = min(left, 0.1)
             chunk = self.serial.read(self.serial.in_waiting or 1)
             self._buf += chunk
+            if self.echo_means_no_reply and self._last_sent in self._buf:
+                return None
         line, _, self._buf = self._buf.partition(b"\n")
         return line
