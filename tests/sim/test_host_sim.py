@@ -21,12 +21,14 @@ def test_headless_prints_the_console_path_and_nothing_else(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "cheeseboard", "sim", "--headless", "--flash", str(tmp_path / "f"),
          "--clock", DEFAULT_CLOCK], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = proc.stdout.readline().decode()
-    link = SimLink(str(tmp_path / "f") + ".sock", virtual=DEFAULT_CLOCK == "virtual")
-    link.wait_frame(0)  # booted to its menu
-    link.sleep(1.0)  # and a second of the board's time playing it
-    link.close()
-    proc.terminate()
+    try:
+        first = proc.stdout.readline().decode()
+        link = SimLink(str(tmp_path / "f") + ".sock", virtual=DEFAULT_CLOCK == "virtual")
+        link.wait_frame(0)  # booted to its menu
+        link.sleep(1.0)  # and a second of the board's time playing it
+        link.close()
+    finally:
+        proc.terminate()  # (a failure above leaves no simulator running)
     rest, err = proc.communicate(timeout=10)
     assert first.startswith("/dev/pts/")
     assert rest == b""
@@ -149,3 +151,14 @@ def test_the_views_questions_wait_for_the_firmwares_answers(tmp_path):
         assert len(sent) == 3
     finally:
         board.stop()
+
+
+def test_cheeseboard_test_runs_on_every_core_unless_told_otherwise():
+    from cheeseboard.sim.command import _on_every_core
+
+    every = ["-n", "auto", "--dist", "worksteal"]
+    assert _on_every_core(["-k", "kitchen"], listing=set()) == every
+    assert _on_every_core(["-n", "0"], listing=set()) == []  # the person chose
+    assert _on_every_core(["-n4"], listing=set()) == []
+    assert _on_every_core(["-p", "no:xdist"], listing=set()) == []
+    assert _on_every_core(["--co"], listing={"--co"}) == []  # a listing: no workers to start
