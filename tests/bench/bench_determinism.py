@@ -3,8 +3,8 @@
     python tests/bench/bench_determinism.py [--runs N] [PYTEST_OPTION ...]
 
 While another process keeps every core busy (a busy loop per core, at the same priority),
-this runs the board tests that `cheeseboard test` runs (marked board, not slow, flashing's
-aside), less those marked wall, N times in a row (default 3), then the shipped scenarios N
+this runs the board tests that `cheeseboard test` runs (marked board, not slow, not wall;
+flashing's and the emulated Pico's aside) N times in a row (default 3), then the shipped scenarios N
 times, and checks that each run gave the same results: every test's outcome (passed, failed,
 skipped) and every picture the scenarios' snapshot steps drew of the board. Exit status 1
 when they differ or a test fails.
@@ -32,10 +32,16 @@ sys.path.insert(0, str(HERE))
 
 from table import print_table  # noqa: E402
 
-# `cheeseboard test`'s set, less the tests that keep the wall's clock on purpose (marked wall:
-# a person's terminal, Ctrl-C at wall instants, the emulated chip): a busy machine may change
-# those, and that they say so is what their mark is for.
-BOARD_TESTS = ["-m", "board and not slow and not wall", "--ignore-glob=*test_flash*"]
+
+def board_tests():
+    """`cheeseboard test`'s set: it leaves out the tests that keep the wall's clock on purpose
+    (marked wall: a person's terminal, Ctrl-C at wall instants, the emulated chip), which a
+    busy machine may change, and that they say so is what their mark is for."""
+    from cheeseboard.sim.command import quick_set
+
+    return quick_set()
+
+
 SCENARIOS = ROOT / "tests" / "scenarios"
 HOG_LIMIT_S = 3 * 3600  # a busy loop ends by itself after this, whatever befalls this script
 
@@ -59,7 +65,7 @@ def run_tests(extra, report):
     """(wall seconds, {test id: outcome}) of one pytest run of the board tests."""
     began = time.monotonic()
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    "--junitxml", str(report), *BOARD_TESTS, *extra, "tests"],
+                    "--junitxml", str(report), *board_tests(), *extra, "tests"],
                    cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - began
     outcomes = {}

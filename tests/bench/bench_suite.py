@@ -51,8 +51,11 @@ steps:
 """
 
 
-# `cheeseboard test`'s set: the board's tests, not the slow ones, flashing's aside
-QUICK_SET = ("-m", "board and not slow", "--ignore-glob=*test_flash*", "tests")
+def cheeseboard_test_set():
+    """`cheeseboard test`'s set, as pytest's arguments."""
+    from cheeseboard.sim.command import quick_set
+
+    return (*quick_set(), "tests")
 
 
 def run_file(path, clock, workers=0):
@@ -107,8 +110,8 @@ def main(files):
 
 
 def on_workers(n):
-    one = run_file(QUICK_SET, "virtual")
-    many = run_file(QUICK_SET, "virtual", workers=n)
+    one = run_file(cheeseboard_test_set(), "virtual")
+    many = run_file(cheeseboard_test_set(), "virtual", workers=n)
     same = "" if one[1:] == many[1:] else "; NOT the same results: %d/%d against %d/%d" \
         % (many[1], many[2], one[1], one[2])
     print_table("`cheeseboard test`'s set on %d workers against one (python "

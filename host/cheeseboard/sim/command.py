@@ -3,6 +3,7 @@ UF2 on an emulated Pico), `snapshot` (a picture of it) and `test` (the suite aga
 
 import argparse
 import contextlib
+import importlib.util
 import signal
 import subprocess
 import sys
@@ -64,8 +65,8 @@ def add_parser(sub):
                        description="run the simulated-hardware tests against firmware/")
     p.usage = "cheeseboard test [--all] [pytest options, e.g. -k kitchen]"
     p.add_argument("--all", action="store_true",
-                   help="flashing's tests and the long randomised ones too (many "
-                        "minutes; the default takes about a minute)")
+                   help="flashing's tests, the emulated Pico's and the long randomised ones "
+                        "too (many minutes; the default takes about a minute)")
     p.add_argument("pytest_args", nargs="*", metavar="PYTEST_OPTION",
                    help="passed on to pytest, e.g. -k kitchen or -x")
     p.set_defaults(run=do_test)
@@ -228,17 +229,15 @@ def do_test(args):
     every = "--all" in pytest_args
     if every:
         pytest_args.remove("--all")
-    # The quick set asks "does the board still play?": the firmware on the VM, the console,
-    # buttons, tables, whole games. Flashing's tests and the long randomised ones come with --all.
-    marks = "board" if every else "board and not slow"
-    quick = [] if every else ["--ignore-glob=*test_flash*"]
-    cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-m", marks, "-q",
-           "-p", "no:cacheprovider"] + quick + pytest_args
+    chosen = ["-m", "board"] if every else quick_set()
     listing = {"--collect-only", "--co"} & set(pytest_args)
+    cmd = [sys.executable, "-m", "pytest", str(paths.ROOT / "tests"), "-q",
+           "-p", "no:cacheprovider"] + chosen + _on_every_core(pytest_args, listing) + pytest_args
     print("testing firmware/ on the virtual board (MicroPython VM, capped heap, virtual time): "
           "%s..."
-          % ("every test, flashing's and the long randomised ones too" if every else
-             "the quick set (--all adds flashing's tests and the long randomised ones)"),
+          % ("every test: flashing's, the emulated Pico's and the long randomised ones too"
+             if every else "the quick set (--all adds flashing's tests, the emulated Pico's "
+             "and the long randomised ones)"),
           flush=True)
     try:
         code = subprocess.call(cmd, cwd=str(paths.ROOT))
@@ -251,6 +250,26 @@ def do_test(args):
     outcome = TEST_OUTCOMES.get(code, "pytest stopped with status %d" % code)
     print("cheeseboard test: %s" % outcome, file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+def quick_set():
+    """pytest's options for the quick set, which asks "does the board still play?": the
+    firmware on the VM, the console, buttons, tables, whole games, all on the board's clock.
+    Flashing's tests, the emulated Pico's (its frozen UF2 is built again after each change to
+    firmware/: minutes), the long randomised ones and those on the wall's clock (a person's
+    keys, Ctrl-C at an instant: the host tool's, not the firmware's) come with --all."""
+    return ["-m", "board and not slow and not wall", "--ignore-glob=*test_flash*",
+            "--ignore=%s" % (paths.ROOT / "tests" / "pico")]
+
+
+def _on_every_core(pytest_args, listing):
+    """pytest-xdist's options to run the tests on every core (as `make test` does), where it is
+    installed and the person did not choose (-n, -p no:xdist) or only lists the tests."""
+    chose = any(a.startswith(("-n", "--numprocesses", "-pno:xdist")) for a in pytest_args) \
+        or "no:xdist" in pytest_args
+    if listing or chose or importlib.util.find_spec("xdist") is None:
+        return []
+    return ["-n", "auto", "--dist", "worksteal"]
 
 
 # What pytest's exit status means for the person who asked (--collect-only: see do_test).
