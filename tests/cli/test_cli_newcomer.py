@@ -58,14 +58,7 @@ CLOCK = ("--clock", DEFAULT_CLOCK)
 
 def _wait_answer(port, timeout=20.0):
     client = Client(port, timeout=2)
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return client, client.request("hello")
-        except Exception:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+    return client, client.ask_until_answered("hello", timeout)
 
 
 def _stop(proc):

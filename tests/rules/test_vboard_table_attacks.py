@@ -98,8 +98,9 @@ def test_a_partial_upload_is_gone_after_a_reset(vboard):
     vboard.wait_protocol()
     vboard.request("put", name="gouda", offset=0, text='{"game": "gouda", "spa')
     assert (vboard.flash_dir / "rules/gouda.json.new").exists()
+    before = vboard.link.event_count()
     vboard.link.send(op="reset")  # as a power cut mid-upload would leave it
-    vboard.link.wait_event("boot")
+    vboard.link.wait_event("boot", since=before)
     vboard.wait_protocol()
     assert not (vboard.flash_dir / "rules/gouda.json.new").exists()
 

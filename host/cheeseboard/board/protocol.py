@@ -106,7 +106,10 @@ class Client:
                 line = self._readline(until)
                 if line is None:
                     break
-                reply = decode(line)
+                try:
+                    reply = decode(line)
+                except (ProtocolError, ValueError):  # a line a reset cut short, say: noise
+                    continue
                 if reply is not None and reply.get("id") in asked:
                     if not reply.get("ok"):
                         raise ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))

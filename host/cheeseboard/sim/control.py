@@ -222,10 +222,16 @@ class SimLink:
         self.wait_for(lambda s: s.frame_seq > seq, timeout, "a new LED frame")
         return self.frame
 
-    def wait_event(self, kind, timeout=10.0):
-        """Wait for the next event of a kind ("boot", "status", ...) and return it."""
+    def event_count(self):
+        """How many events came so far: wait_event(since=) from here."""
         with self._cond:
-            start = len(self.events)
+            return len(self.events)
+
+    def wait_event(self, kind, timeout=10.0, since=None):
+        """Wait for the next event of a kind ("boot", "status", ...) and return it; since:
+        an event_count() from before what causes it (which may come before this call)."""
+        with self._cond:
+            start = len(self.events) if since is None else since
         found = []
 
         def seen(s):
