@@ -63,7 +63,7 @@ def test_a_power_cut_during_a_flash_leaves_the_old_firmware_or_the_new(make_vboa
     finished = flashing.returncode == 0  # before the cut: it said the new firmware was up
     assert not finished or "up and well" in out
 
-    again = make_vboard(flash_dir=flash_dir)  # after the cut, nothing hangs on the wall
+    again = make_vboard(flash_dir=flash_dir, clock="real")
     hello = again.wait_protocol(timeout=30)
     # whole: every file as its manifest says; the loader, the old one or the new one (it
     # is put in place just before the switch: a cut between leaves the new with the old)

@@ -44,7 +44,6 @@ TX_BUFFER_MAX = 1 << 20  # output kept for a host that does not read; older byte
 RAPID_CRASHES = 5  # crashes in a row within CRASH_WINDOW that leave the board off
 CRASH_WINDOW = 2.0
 CLOCKS = ("real", "virtual")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")  # the unit of a process's CPU time in /proc
 RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
 
 
@@ -77,7 +76,7 @@ class VirtualBoard(PtyBoard):
         self._events = 0  # events emitted and console writes by the VM, ever
         self._tick_mark = None  # (events, frames) when the VM was last woken
         self._idle = False  # the VM's last tick did nothing a client can see
-        self._running_since = 0.0  # the VM's CPU seconds when it last got the clock
+        self._running_since = time.monotonic()  # (wall) since the VM last got the clock
         self._stdin_fd = self._stdout_fd = self._side_in_w = None
         self._ready = False
         self._pending_interrupts = 0
@@ -203,7 +202,7 @@ class VirtualBoard(PtyBoard):
         self._side_buf.clear()
         if self.clock is not None:
             self.clock.wake = None  # booting: it runs until its first sleep
-            self._running_since = self._vm_cpu_seconds()
+            self._running_since = time.monotonic()
         self.boots += 1
         self._emit({"ev": "boot", "n": self.boots, "mode": mode})
 
@@ -295,11 +294,9 @@ class VirtualBoard(PtyBoard):
             late = time.monotonic() > dog[1]
         else:
             # A VM that computes for the watchdog's timeout without sleeping hangs: its board
-            # time is taken to pass as its CPU time does (not the wall's, which a busy machine
-            # stretches: a long computation would be bitten there and not here).
+            # time is taken to pass as the wall's.
             late = (at is not None and at / 1000 >= dog[1]) or (
-                self.clock.wake is None
-                and self._vm_cpu_seconds() - self._running_since > dog[0])
+                self.clock.wake is None and time.monotonic() - self._running_since > dog[0])
             if late and at is not None:
                 self.clock.now = max(self.clock.now, dog[1] * 1000)
         if late:
@@ -308,15 +305,6 @@ class VirtualBoard(PtyBoard):
             self._emit({"ev": "watchdog"})
             threading.Thread(target=self.hard_reset, daemon=True).start()
         return late
-
-    def _vm_cpu_seconds(self):
-        """The CPU seconds the VM has used, user and system (Linux's /proc; 0 without a VM)."""
-        try:
-            with open("/proc/%d/stat" % self._proc.pid, "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()  # after the command's name
-            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-        except (AttributeError, OSError, IndexError, ValueError):
-            return 0.0
 
     def _console_waiting(self):
         """Whether console bytes wait for the VM to take them in."""
@@ -338,7 +326,7 @@ class VirtualBoard(PtyBoard):
         if at is not None and self._side_in_w is not None and not self._check_watchdog(at):
             clock.wake = None
             self._tick_mark = (self._events, self.frame_seq)
-            self._running_since = self._vm_cpu_seconds()
+            self._running_since = time.monotonic()
             os.write(self._side_in_w, b"T %d\n" % int(at))
         self._moved.notify_all()
 
@@ -400,7 +388,7 @@ class VirtualBoard(PtyBoard):
             del self._rx[:n]
             if n and self.clock is not None and self.clock.wake == FOREVER:
                 self.clock.wake = None  # the REPL had waited for this: it runs
-                self._running_since = self._vm_cpu_seconds()
+                self._running_since = time.monotonic()
 
     def _from_vm(self):
         # Under the lock: the VM read from is the one whose exit is handled, even when a
