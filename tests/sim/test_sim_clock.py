@@ -54,9 +54,3 @@ def test_a_free_run_keeps_within_its_pace_of_the_wall():
     assert clock.step(False) is None  # 10 s of the board: a second of the wall, not yet gone
     clock.wake = 0.001
     assert clock.step(False) == 0.001
-
-
-def test_before_the_board_is_first_powered_on_its_time_stands_still():
-    clock = VirtualClock()  # as the simulator makes it, before it starts the VM
-    clock.horizon = 10_000  # a client that connected at once runs the clock
-    assert clock.step(console_waiting=False) is None and clock.now == 0

@@ -31,10 +31,8 @@ class VirtualClock:
         self.now = 0.0  # ms since the simulator started (fractions: bytes on a UART)
         self.horizon = 0.0  # the clients let the clock run this far
         # When the VM next needs the clock: the end of its sleep (ms), FOREVER while it waits
-        # for console input (or has no power), None while it runs (time stands still). None
-        # at first: a client that runs the clock before the simulator has powered the board
-        # on must not see its time go by with nothing on it.
-        self.wake = None
+        # for console input (or has no power), None while it runs (time stands still).
+        self.wake = FOREVER
         self.stop_when = None  # a run's condition: a callable, true when the run is over
         self._free_from = (0.0, 0.0)  # (the board's ms, the wall's s) when a free run began
 

@@ -88,7 +88,8 @@ def do_sim(args):
                              seed=args.seed, clock=args.clock)
         control_path = args.control or str(flash_dir).rstrip("/") + ".sock"
         control = ControlServer(board, control_path)
-        print(board.pty_path, flush=True)
+        board.start()  # on before its port is given: a client that reads it finds a board
+        print(board.pty_path, flush=True)  # that runs (in virtual time, whose clock it may run)
         print("flash: %s (%s)\nside channel: %s\nheap: %d bytes"
               % (flash_dir, about, control_path, heap), file=sys.stderr, flush=True)
         _run_board(board, control, profile, args.headless)
@@ -100,7 +101,6 @@ def _run_board(board, control, profile, headless):
     view until q or Ctrl-C; the board and its side channel closed after."""
     from cheeseboard.sim import view
 
-    board.start()
     try:
         if headless:
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -142,6 +142,7 @@ def _sim_pico(args, profile):
             raise SimError(str(e)) from None
         control_path = args.control or str(flash_path) + ".sock"
         control = ControlServer(board, control_path)
+        board.start()  # (on before its port is given, as the unix port's board)
         print(board.pty_path, flush=True)
         print("flash: %s (a Pico's 2 MB flash image, kept)\nside channel: %s\n"
               "emulated RP2040 (rp2040js): its timings err fast (no XIP wait states)"
