@@ -40,6 +40,16 @@ def decode(line):
     return json.loads(text)
 
 
+def _refusal(cmd, reply):
+    """The ProtocolError of a reply that refuses cmd, its error said once."""
+    error = str(reply.get("error", "refused"))
+    return ProtocolError(error if error.startswith(cmd + ":") else "%s: %s" % (cmd, error))
+
+
+def _no_answer(seconds):
+    return NoAnswer("no answer from the board within %.1fs (is main.py running?)" % seconds)
+
+
 class Client:
     """Talks the protocol over an open serial port (a pyserial `Serial`)."""
 
@@ -70,19 +80,12 @@ class Client:
         for i in range(len(requests) + window):
             if i < len(requests):
                 cmd, args = requests[i]
-                rid = self._next_id
-                self._next_id = self._next_id % 0x3FFFFFFF + 1
-                line = encode(dict(args, id=rid, cmd=cmd))
-                self.serial.write(line)
-                self._last_sent = line.rstrip(b"\n")
-                sent.append((rid, cmd))
+                sent.append((self._send(cmd, args), cmd))
             if sent and (len(sent) >= window or i >= len(requests) - 1):
                 rid, cmd = sent.pop(0)
                 reply = self.read_reply(rid)
                 if not reply.get("ok") and failure is None:
-                    error = str(reply.get("error", "refused"))
-                    said = error if error.startswith(cmd + ":") else "%s: %s" % (cmd, error)
-                    failure = ProtocolError(said)
+                    failure = _refusal(cmd, reply)
                 replies.append(reply)
         if failure:
             raise failure
@@ -97,10 +100,7 @@ class Client:
         asked = set()
         wait = again_after
         while True:
-            rid = self._next_id
-            self._next_id = self._next_id % 0x3FFFFFFF + 1
-            self.serial.write(encode({"id": rid, "cmd": cmd}))
-            asked.add(rid)
+            asked.add(self._send(cmd, {}))
             until = min(deadline, time.monotonic() + wait)
             while True:
                 line = self._readline(until)
@@ -112,12 +112,20 @@ class Client:
                     continue
                 if reply is not None and reply.get("id") in asked:
                     if not reply.get("ok"):
-                        raise ProtocolError("%s: %s" % (cmd, reply.get("error", "refused")))
+                        raise _refusal(cmd, reply)
                     return reply
             if time.monotonic() >= deadline:
-                raise NoAnswer("no answer from the board within %.1fs (is main.py running?)"
-                               % seconds)
+                raise _no_answer(seconds)
             wait = min(2 * wait, again_most)
+
+    def _send(self, cmd, args):
+        """Write one request; its id."""
+        rid = self._next_id
+        self._next_id = self._next_id % 0x3FFFFFFF + 1
+        line = encode(dict(args, id=rid, cmd=cmd))
+        self.serial.write(line)
+        self._last_sent = line.rstrip(b"\n")
+        return rid
 
     def discard(self):
         """Forget what the board sent so far (what a REPL echoed, say): replies start afresh."""
@@ -130,10 +138,7 @@ class Client:
         while True:
             line = self._readline(deadline)
             if line is None:
-                raise NoAnswer(
-                    "no answer from the board within %.1fs (is main.py running?)"
-                    % (self.timeout if timeout is None else timeout)
-                )
+                raise _no_answer(self.timeout if timeout is None else timeout)
             reply = decode(line)
             # Errors for lines the board could not read carry no id: when waiting
             # for a given request they belong to something else (noise, a stale line).
