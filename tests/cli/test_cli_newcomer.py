@@ -164,6 +164,21 @@ def test_test_says_when_nothing_matched(tmp_path):
     assert "no test matched" in r.stderr and "passes" not in r.stdout + r.stderr
 
 
+@pytest.mark.wall  # the Ctrl-C falls at a wall instant: once the workers are coming up
+def test_ctrl_c_in_test_is_one_line_status_130_and_leaves_no_worker_talking(tmp_path):
+    proc = start(tmp_path, "test", "-k", "kitchen", text=True,
+                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline().startswith("testing firmware/")
+        time.sleep(3)  # pytest is collecting or bringing up its workers
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["cheeseboard test: interrupted; nothing is left running"]
+
+
 def test_test_collect_only_gives_no_verdict(tmp_path):
     r = run(tmp_path, "test", "--collect-only", "-q", timeout=300)
     assert r.returncode == 0

@@ -4,6 +4,7 @@ UF2 on an emulated Pico), `snapshot` (a picture of it) and `test` (the suite aga
 import argparse
 import contextlib
 import importlib.util
+import os
 import signal
 import subprocess
 import sys
@@ -240,9 +241,18 @@ def do_test(args):
              if every else "the quick set (--all adds flashing's tests, the emulated Pico's "
              "and the long randomised ones)"),
           flush=True)
+    # pytest in a session of its own: a Ctrl-C reaches this process alone, which hands it
+    # on to pytest, which stops its workers in order (hit by it too, each said so at length).
+    tests = subprocess.Popen(cmd, cwd=str(paths.ROOT), start_new_session=True)
     try:
-        code = subprocess.call(cmd, cwd=str(paths.ROOT))
+        code = tests.wait()
     except KeyboardInterrupt:
+        tests.send_signal(signal.SIGINT)
+        try:
+            tests.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(tests.pid, signal.SIGKILL)
+            tests.wait()
         print("cheeseboard test: interrupted; nothing is left running", file=sys.stderr)
         return 130
     if code == 0 and listing:
