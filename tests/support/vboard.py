@@ -116,6 +116,13 @@ class VBoard:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        if self.proc and not self.proc.stderr.closed:
+            # What the simulator said (a thread's traceback, the VM's exits): pytest shows it
+            # with a failed test's report, and only then.
+            # (Not waiting for its end: a VM the simulator left behind could hold it open.)
+            os.set_blocking(self.proc.stderr.fileno(), False)
+            said = self.proc.stderr.read() or b""
+            sys.stderr.write(said.decode(errors="replace"))
         self._close()
 
     def _close(self):

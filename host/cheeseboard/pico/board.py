@@ -107,7 +107,10 @@ class PicoBoard(PtyBoard):
         with self._lock:
             if self._side_in_w is None:
                 raise BoardError("the board is off")
-            os.write(self._side_in_w, b"P %d %s\n" % (gpio, steps.encode()))
+            try:
+                os.write(self._side_in_w, b"P %d %s\n" % (gpio, steps.encode()))
+            except OSError:  # the emulator has just ended: as if the board were off
+                raise BoardError("the board is restarting") from None
 
     def run(self, ms, until=None, wall_limit=None):
         """Wait until the chip's clock has moved by ms, or (until "frame") a frame came first;

@@ -327,7 +327,13 @@ class VirtualBoard(PtyBoard):
             clock.wake = None
             self._tick_mark = (self._events, self.frame_seq)
             self._running_since = time.monotonic()
-            os.write(self._side_in_w, b"T %d\n" % int(at))
+            try:
+                os.write(self._side_in_w, b"T %d\n" % int(at))
+            except OSError:
+                # The VM is gone (a soft reboot, a crash) and its end not yet seen: its
+                # stdout's closing says so next. An error here would stop the I/O thread,
+                # and the board would hear nothing more.
+                pass
         self._moved.notify_all()
 
     def _vm_sleeps(self, wake):
@@ -469,7 +475,10 @@ class VirtualBoard(PtyBoard):
         with self._lock:
             if self._side_in_w is None:
                 raise BoardError("the board is off")
-            os.write(self._side_in_w, data + b"\n")
+            try:
+                os.write(self._side_in_w, data + b"\n")
+            except OSError:  # the VM has just ended (a soft reboot): as if it were off
+                raise BoardError("the board is restarting") from None
 
     def _emit(self, event):
         self._events += 1
