@@ -33,9 +33,9 @@ def pico(tmp_path, stock_uf2):
     """Start emulated Picos: pico(flash image, uf2=...)."""
     boards = []
 
-    def start(flash_image=None, uf2=stock_uf2):
+    def start(flash_image=None, uf2=stock_uf2, usb=None):
         board = VBoard(flash_image or tmp_path / ("pico%d.bin" % len(boards)), target="pico",
-                       uf2=uf2)
+                       uf2=uf2, usb=usb)
         boards.append(board)
         return board
 
@@ -184,12 +184,13 @@ print(manifest['build'], len(manifest['files']), bad)
 def test_a_flash_cut_midway_leaves_a_whole_firmware(flashed_image, pico, tmp_path):
     image = tmp_path / "cut.bin"
     shutil.copy(flashed_image, image)
-    board = pico(image, uf2=None)
+    usb = tmp_path / "usb-Raspberry_Pi_Pico-if00"  # the board's port, by its USB ids
+    board = pico(image, uf2=None, usb=usb)
     old = board.wait_protocol(timeout=60)["slot"]["build"]
     new_firmware = firmware_copy(tmp_path, change=lambda root: append(
         root / "cheesefw" / "app.py", "\nUPDATED = 2\n"))
     board.release_console()
-    cmd = [sys.executable, "-m", "cheeseboard", "flash", "--port", board.pty, "--force",
+    cmd = [sys.executable, "-m", "cheeseboard", "flash", "--port", str(usb), "--force",
            "--firmware", str(new_firmware)]
     flashing = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -197,17 +198,19 @@ def test_a_flash_cut_midway_leaves_a_whole_firmware(flashed_image, pico, tmp_pat
         board.link.wait_for(lambda s: s.status()["bytes_in"] > sent + 40_000, 120,
                             "the upload half-way")
         board.power_cut()  # the USB port vanishes with it
-        _, err = flashing.communicate(timeout=60)
+        again = pico(image, uf2=None, usb=usb)  # plugged in again: the tool finds it back
+        _, err = flashing.communicate(timeout=120)
     finally:
         flashing.kill()
     assert "Traceback" not in err and flashing.returncode != 0, err
-    again = pico(image, uf2=None)
+    assert "the flash was interrupted" in err and "; flash again" in err, err
     again.wait_protocol(timeout=60)  # the firmware comes up and answers
     again.release_console()
     run = again.mpremote("exec", CHECK_SLOT)
     assert run.returncode == 0, run.stderr
     build, files, bad = run.stdout.split(None, 2)
     assert build in (old, image_build(new_firmware)), run.stdout  # the old or the new
+    assert "build %s" % build in err, err  # and the tool said which
     assert int(files) > 20 and bad.strip() == "[]", run.stdout  # whole, byte for byte
 
 

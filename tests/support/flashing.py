@@ -3,6 +3,7 @@ board's flash folder as the loader sees it."""
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -56,3 +57,24 @@ def active_slot(flash_dir, loader=True):
     for rel, (_, sha) in manifest["loader"].items() if loader else ():
         assert hashlib.sha256((flash_dir / rel).read_bytes()).hexdigest() == sha, rel
     return state["active"], manifest
+
+
+def check_the_words_of_a_cut(err, runs, new_build, old_build):
+    """A flash cut short ends by saying which firmware the board runs, in one line ("the flash
+    was interrupted"), or, when the cut fell in the new firmware's trial, as a firmware that
+    failed and was rolled back (a reset before it was up counts against it); runs (the slot
+    of the board's own `hello` after it) must agree."""
+    assert err.startswith("cheeseboard: "), err
+    back = re.search(r"went back to its previous firmware \((slot_\w+)\)", err)
+    if back:
+        assert runs["active"] == back.group(1) and runs.get("build") != new_build, (err, runs)
+        return
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    said = re.search(r"the board runs (the new|its previous|the same) firmware", lines[0])
+    assert said, lines[0]
+    if said.group(1) == "the new":
+        assert runs["build"] == new_build and runs["active"] in lines[0]
+    else:
+        assert runs.get("build", old_build) != new_build or runs["active"] != "slot_b"
+        assert runs["active"] in lines[0]

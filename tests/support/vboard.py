@@ -24,7 +24,11 @@ class VBoard:
     """`cheeseboard sim --headless` in a process of its own, with its console and side channel."""
 
     def __init__(self, flash_dir, profile="pico", heap=None, blank=False, baud=None, seed=None,
-                 target="unix", uf2=None, clock=None):
+                 target="unix", uf2=None, clock=None, usb=None):
+        # usb: a path that leads to the board's port while the board has power, as udev's
+        # /dev/serial/by-id/ names a USB board: it goes with a power cut and comes back when
+        # a board is started with the same path (plugged in again), where the pty's own
+        # path is new each time.
         # With target="pico", flash_dir is the emulated Pico's flash image (a file) and uf2
         # what is copied onto it first. The emulated Pico keeps its own clock (emulated cycles),
         # which the host does not drive: to a test, it is a board in real time.
@@ -37,6 +41,7 @@ class VBoard:
         self.blank = blank
         self.baud = baud
         self.seed = seed
+        self.usb = Path(usb) if usb else None
         self.control = str(self.flash_dir) + ".sock"
         self.proc = None
         self.link = None
@@ -69,6 +74,10 @@ class VBoard:
         self.link = SimLink(self.control, virtual=self.virtual)
         self.port = serial.Serial(self.pty, 115200, timeout=0.1)
         self.client = Client(self.port, timeout=10)
+        if self.usb:  # plugged in: the path leads to this board's port, in one step
+            new = self.usb.with_name(self.usb.name + ".new")
+            new.symlink_to(self.pty)
+            os.replace(new, self.usb)
 
     @property
     def virtual(self):
@@ -125,7 +134,12 @@ class VBoard:
             sys.stderr.write(said.decode(errors="replace"))
         self._close()
 
+    def _unplug(self):
+        if self.usb and self.usb.is_symlink() and os.readlink(self.usb) == self.pty:
+            self.usb.unlink()
+
     def _close(self):
+        self._unplug()
         for closer in (self.link and self.link.close, self.port and self.port.close):
             if closer:
                 try:
