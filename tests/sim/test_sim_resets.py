@@ -1,5 +1,6 @@
 """Resets and power cycles in quick succession, from another thread than the simulator's own:
-the virtual board comes up every time and keeps serving (a scenario's `reset` does this)."""
+the virtual board comes up every time and keeps serving (a scenario's `reset` does this). So
+does a VM stopped in the middle of a line, or gone before the simulator has seen it end."""
 
 import threading
 import time
@@ -11,6 +12,7 @@ from cheeseboard import paths
 from cheeseboard.board.protocol import Client
 from cheeseboard.sim import flash as simflash
 from cheeseboard.sim.board import VirtualBoard
+from cheeseboard.sim.clock import FOREVER
 
 pytestmark = pytest.mark.board
 
@@ -64,6 +66,20 @@ def test_a_chip_gone_before_its_end_is_seen_leaves_the_board_serving(tmp_path):
             assert client.ask_until_answered("hello", 20)["ok"]  # a new VM, and it is heard
     finally:
         assert returns(board.stop)
+
+
+def test_a_frame_cut_short_by_ctrl_c_is_dropped_and_the_line_after_it_is_read(tmp_path):
+    # The VM writes a frame's line in pieces; Ctrl-C (SIGINT) between two of them leaves the
+    # line without its end, and the VM's next line is glued to it.
+    board = VirtualBoard(tmp_path / "f", 200_000, clock="virtual")  # (not started: no VM)
+    board.clock.wake = None  # the VM runs
+    board._side_message(b"F ff00" + b"W")  # cut, then: the VM waits for console input
+    assert board.frame_seq == 0 and board.clock.wake == FOREVER
+    board._side_message(b"F 00ff0" + b"F 0000ff")  # cut mid-digit, then a whole frame
+    assert board.frame_seq == 1 and board.frame == bytes((0, 0, 255))
+    board._side_message(b"F 0011ff")
+    assert board.frame_seq == 2 and board.frame == bytes((0, 0x11, 255))
+    board.stop()
 
 
 def returns(call, timeout=10):

@@ -22,6 +22,7 @@ import array
 import fcntl
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -44,6 +45,7 @@ TX_BUFFER_MAX = 1 << 20  # output kept for a host that does not read; older byte
 RAPID_CRASHES = 5  # crashes in a row within CRASH_WINDOW that leave the board off
 CRASH_WINDOW = 2.0
 CLOCKS = ("real", "virtual")
+_HEX_DIGITS = re.compile(rb"[0-9a-f]*")  # an LED frame's, as the VM writes them (lowercase)
 RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
 
 
@@ -455,7 +457,15 @@ class VirtualBoard(PtyBoard):
             except ValueError:
                 pass  # a torn line (the VM cut off mid-write): the next answer will do
         elif kind == b"F":
-            self.frame = bytes.fromhex(rest.decode())
+            digits = _HEX_DIGITS.match(rest).group()
+            if len(digits) < len(rest) or len(digits) % 2:
+                # A frame cut short: Ctrl-C (SIGINT) stopped the VM between the pieces it
+                # writes a frame in. What follows the digits is the next line; the frame is
+                # lost, as a half-sent one would be, and the next one shows.
+                if len(digits) < len(rest):
+                    self._side_message(rest[len(digits):])
+                return
+            self.frame = bytes.fromhex(digits.decode())
             self.frame_seq += 1
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": rest.decode()})
         elif line == b"X up":
