@@ -8,9 +8,6 @@ several, or raises `PortError` saying what to do.
 import os
 from pathlib import Path
 
-import serial.tools.list_ports
-from serial.tools.list_ports_common import numsplit
-
 from cheeseboard import CheeseboardError
 
 # (vid, pid or None for any, name, kind). kind is "micropython" (runs MicroPython),
@@ -90,10 +87,9 @@ def boards(ports=None):
     a drive, so there is nothing to open.
     """
     if ports is None:
-        ports = serial.tools.list_ports.comports()
+        ports = _comports()
     found = [p for p in ports if _kind(p) not in (None, "bootloader")]
-    # numsplit: /dev/ttyACM2 before /dev/ttyACM10, COM3 before COM10
-    return sorted(found, key=lambda p: numsplit(p.device))
+    return _by_device(found)
 
 
 def describe(info):
@@ -120,7 +116,7 @@ def find_port(port=None, ask=None, ports=None):
     if port:
         return port
     if ports is None:
-        ports = serial.tools.list_ports.comports()
+        ports = _comports()
     found = boards(ports)
     if len(found) == 1:
         return found[0].device
@@ -229,7 +225,7 @@ def _none_found(ports):
     if bootsel:
         return bootsel
     lines = ["no board found: plug it in with a data USB cable, or give --port PORT"]
-    others = sorted(ports, key=lambda p: numsplit(p.device))
+    others = _by_device(ports)
     if others:
         lines.append("serial ports present, none a known board:")
         lines.extend("  " + describe(p) for p in others)
@@ -279,3 +275,18 @@ def port_problem(port, error):
         return ("cannot open %s: permission denied (on Linux, add yourself to the dialout "
                 "group: sudo usermod -aG dialout $USER, then log in again)" % port)
     return "cannot open %s: %s" % (port, text)
+
+
+def _comports():
+    """pyserial's list of the serial ports there are (imported only to look: it costs every
+    other `cheeseboard` command tens of ms at start)."""
+    import serial.tools.list_ports
+
+    return serial.tools.list_ports.comports()
+
+
+def _by_device(ports):
+    """ports sorted by device: /dev/ttyACM2 before /dev/ttyACM10, COM3 before COM10."""
+    from serial.tools.list_ports_common import numsplit
+
+    return sorted(ports, key=lambda p: numsplit(p.device))

@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cheeseboard import CheeseboardError
@@ -102,6 +101,8 @@ def build_tree(src_root, dst_root, arch=None):
             jobs.append((src, dst.with_suffix(".mpy"), module_name(rel), arch))
         else:
             shutil.copyfile(src, dst)
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for future in [pool.submit(compile_module, *job) for job in jobs]:
             future.result()  # a BuildError surfaces here

@@ -3,10 +3,8 @@
 import sys
 import time
 
-from cheeseboard.board import ports
-from cheeseboard.flash import deploy
-from cheeseboard.flash.image import FROZEN
-from cheeseboard.flash.link import Link
+# (What talks to a board is imported by the command that does: every `cheeseboard` command
+# starts with this module read.)
 
 
 def add_parser(sub):
@@ -41,11 +39,16 @@ def _port_args(p):
 
 
 def _open(args):
+    from cheeseboard.board import ports
+    from cheeseboard.flash.link import Link
+
     ask = input if sys.stdin.isatty() else None
     return Link(ports.find_port(args.port, ask=ask), args.baud)
 
 
 def do_flash(args):
+    from cheeseboard.flash import deploy
+
     if args.firmware:
         check_firmware_tree(args.firmware)
     progress = _bar if sys.stdout.isatty() else _lines()
@@ -72,6 +75,7 @@ def check_firmware_tree(path):
     import struct
     from pathlib import Path
 
+    from cheeseboard.flash import deploy
     from cheeseboard.uf2 import uf2file
 
     path = Path(path)
@@ -128,6 +132,9 @@ def _report(result):
 
 
 def do_info(args):
+    from cheeseboard.flash import deploy
+    from cheeseboard.flash.image import FROZEN
+
     with _open(args) as link:
         # A firmware that cannot start says why in its hello (which file, and what is wrong);
         # the raw REPL's facts below cannot tell.

@@ -48,9 +48,6 @@ def _image(profile):
         return _images[profile["name"]]
 
 
-TARGETS = ("unix", "pico")  # the unix port's virtual board; the emulated Pico (docs/pico.md)
-
-
 class ScenarioBoard:
     def __init__(self, scenario, workdir, target="unix"):
         self.scenario = scenario

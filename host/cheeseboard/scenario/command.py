@@ -4,7 +4,8 @@ import argparse
 import os
 from pathlib import Path
 
-from cheeseboard.scenario import board, junit, runner
+# The boards a scenario runs on: the unix port's virtual board; the emulated Pico (docs/pico.md).
+TARGETS = ("unix", "pico")
 
 HELP = "play scenario files (YAML: presses and what the board must show) on virtual boards"
 
@@ -23,7 +24,7 @@ def add_parser(sub):
     run.add_argument("--out", metavar="DIR",
                      help="write snapshots and failure pictures under DIR (default: beside "
                           "each scenario file)")
-    run.add_argument("--target", choices=board.TARGETS, default="unix",
+    run.add_argument("--target", choices=TARGETS, default="unix",
                      help="the board: the unix port's virtual board (default), or an emulated "
                           "Pico running the profile's UF2 with the firmware frozen in (slower: "
                           "the chip's own clock, unseeded die; docs/pico.md)")
@@ -40,6 +41,8 @@ def _jobs(text):
 
 
 def do_scenario(args):
+    from cheeseboard.scenario import junit, runner
+
     options = runner.Options(update_snapshots=args.update_snapshots,
                              out=Path(args.out) if args.out else None, target=args.target)
     try:

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 from cheeseboard import CheeseboardError, paths
-from cheeseboard.pictures import picture
 
 KINDS = (".svg", ".png")
 
@@ -37,6 +36,8 @@ def add_parser(sub):
 
 
 def do_snapshot(args):
+    from cheeseboard.pictures import picture
+
     profile = paths.load_profile(args.profile)
     for f in args.files:
         if Path(f).suffix not in KINDS:

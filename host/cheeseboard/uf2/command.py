@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from cheeseboard import paths
-from cheeseboard.uf2 import build, source, uf2file
+from cheeseboard.uf2 import source
 
 HELP = "build MicroPython for a Pico with the firmware frozen in, as one .uf2"
 
@@ -38,6 +38,8 @@ def add_parser(sub):
 
 
 def do_uf2(args):
+    from cheeseboard.uf2 import build, uf2file
+
     started = time.monotonic()
     built = build.build_uf2(args.profile, args.micropython, frozen=not args.stock, say=_say)
     default = ("micropython-rp2-pico.uf2" if args.stock

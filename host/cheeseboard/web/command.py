@@ -5,7 +5,6 @@ import threading
 import webbrowser
 
 from cheeseboard import paths
-from cheeseboard.web.server import WebError, export, make_server, site
 
 
 def port_number(text):
@@ -37,6 +36,8 @@ def add_parser(sub):
 
 
 def do_web(args):
+    from cheeseboard.web.server import WebError, export, make_server, site
+
     paths.load_profile(args.profile)  # a clear error for a wrong name, before anything else
     if args.export:
         written = export(args.export, default=args.profile)
