@@ -157,11 +157,10 @@ class VBoard:
         return self.client.request(cmd, **args)
 
     def wait_protocol(self, timeout=15.0):
-        """Wait until main.py answers `hello`; return the reply. (Asked again every 2 s, a
-        late reply to any copy counting: a quicker cadence, 0.25 s or 0.5 s, left one board
-        in about ten on a busy machine deaf to the console after a soft reboot from the raw
-        REPL, which is not understood yet.)"""
-        return self.client.ask_until_answered("hello", timeout, again_after=2.0)
+        """Wait until main.py answers `hello`; return the reply (asked again after 0.25 s,
+        then twice as long each time up to 2 s, a late reply to any copy counting: a request
+        that reaches a board while it boots is lost)."""
+        return self.client.ask_until_answered("hello", timeout)
 
     def read_until(self, marker, timeout=10.0):
         """Console bytes up to and including marker (bytes), and not one byte more."""
