@@ -112,6 +112,20 @@ def _eventually(check, seconds=15.0):
     return True
 
 
+def test_a_program_that_stops_at_its_start_is_named_by_its_error(make_vboard, tmp_path):
+    # mpremote left the board at the REPL, and its main.py now fails at once: the restart
+    # brings the prompt back, and the command says the program's own error (not what the
+    # REPL made of the hellos asked meanwhile: each a line of Python, after the prompt).
+    board = make_vboard()
+    board.wait_protocol()
+    _leave_at_the_repl(board)
+    (board.flash_dir / "main.py").write_text("import cheesefw.no_such_module\n")
+    result = run(tmp_path, "hello", "--port", board.pty)
+    assert_clear_refusal(result, "the board's program stops with ImportError: no module named "
+                                 "'cheesefw.no_such_module'", "cheeseboard flash")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("command", GAME_COMMANDS[:4], ids=lambda c: c[0])
 def test_a_board_without_the_firmware_is_told_to_be_flashed(make_vboard, tmp_path, command):
     board = make_vboard(blank=True)

@@ -17,13 +17,13 @@ import time
 
 from cheeseboard import CheeseboardError
 from cheeseboard.board import ports
-from cheeseboard.board.protocol import Client, ProtocolError
+from cheeseboard.board.protocol import Client, ProtocolError, decode, encode
 
 # --port, for every command that asks a running board: the port open_client opens.
 PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
              "board plugged in, found by its USB ids)")
 PROBE_S = 1.5  # a running firmware answers `hello` within a few ticks; this is generous
-PROMPT_S = 1.5  # a board without a program is back at its prompt well within this
+HELLO_AGAIN_S = 0.25  # while a restarted board comes up: asked again this often
 BOOT_S = 10.0  # from a soft reset to the firmware's first answer (a Pico takes about 2 s)
 
 
@@ -69,10 +69,10 @@ def _make_it_answer(client, port_name, say):
     # Ctrl-D at the friendly REPL: a soft reset, after which main.py runs. A program that ends
     # at once (none, or one that fails) shows the prompt again.
     client.discard()  # the REPL echoed our `hello`: no reply is in there
-    boot = _console(client.serial, b"\x04", PROMPT_S, until=_back_at_the_prompt)
+    boot, answered = _restart(client.serial, BOOT_S)
     if _back_at_the_prompt(boot):
         raise BoardUnreachable(_why_it_stopped(boot, port_name))
-    if not _answers(client, BOOT_S, again=True):
+    if not answered:
         raise BoardUnreachable(
             "%s was stopped at the REPL and did not answer after a restart: `cheeseboard info "
             "--port %s` says what is on it" % (port_name, port_name))
@@ -99,14 +99,52 @@ def _answers(client, seconds, again=False):
         client.echo_means_no_reply = False
 
 
-def _console(serial, send, seconds, until=None):
-    """What the board prints within seconds after send (bytes), or until `until(text)`."""
+def _console(serial, send, seconds):
+    """What the board prints within seconds after send (bytes), up to the friendly REPL's
+    prompt if it shows."""
     serial.write(send)
     out = b""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not (until and until(out)):
+    while time.monotonic() < deadline and not out.endswith(b">>> "):
         out += serial.read(serial.in_waiting or 1)
     return out
+
+
+def _restart(serial, seconds):
+    """Ctrl-D at the friendly REPL, then the console watched until the program answers `hello`
+    or the prompt is back (a program that ended), for seconds at most: (what the board printed,
+    whether the program answered). `hello` is asked every HELLO_AGAIN_S from the reboot's
+    first line on: a board still starting keeps it until its program reads it, and one whose
+    program ended shows the prompt first, then takes it as a line of Python (after the prompt,
+    where _why_it_stopped does not look)."""
+    serial.write(b"\x04")
+    out = b""
+    asked = None
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        out += serial.read(serial.in_waiting or 1)
+        at = out.rfind(b"soft reboot")
+        if at < 0:
+            continue
+        if _back_at_the_prompt(out):
+            return out, False
+        if _has_a_hello_reply(out[at:]):
+            return out, True
+        if asked is None or time.monotonic() - asked >= HELLO_AGAIN_S:
+            serial.write(encode({"id": 0, "cmd": "hello"}))
+            asked = time.monotonic()
+    return out, False
+
+
+def _has_a_hello_reply(text):
+    for line in text.split(b"\n"):
+        try:
+            reply = decode(line)
+        except (ProtocolError, ValueError):  # a line cut short by the reset, say
+            continue
+        if reply is not None and reply.get("ok") and "firmware" in reply:
+            return True
+    return False
 
 
 def _back_at_the_prompt(text):
@@ -118,7 +156,8 @@ def _back_at_the_prompt(text):
 def _why_it_stopped(boot, port_name):
     """The message for a board whose program did not come up after a soft reset."""
     text = boot.decode(errors="replace").replace("\r", "")
-    text = text[text.rfind("soft reboot"):text.rfind(">>> ")]
+    at = text.rfind("soft reboot")
+    text = text[at:text.find(">>> ", at)]  # what the program said, up to the prompt
     errors = [line.strip() for line in text.split("\n") if "Error" in line]
     if errors:
         return ("the board's program stops with %s: reinstall the firmware with "
