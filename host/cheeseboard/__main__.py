@@ -9,12 +9,14 @@ done its work, Ctrl-C is ignored, since all it could still interrupt is Python's
 import signal
 import sys
 
+from cheeseboard import NOT_STARTED
+
 
 def main():
     try:
         from cheeseboard import cli
     except KeyboardInterrupt:
-        print("cheeseboard: interrupted before it started; nothing was done", file=sys.stderr)
+        print(NOT_STARTED, file=sys.stderr)
         return 130
     status = cli.main()
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from cheeseboard import CheeseboardError, __version__
+from cheeseboard import NOT_STARTED, CheeseboardError, __version__
 from cheeseboard.board import command as board_command
 from cheeseboard.flash import command as flash_command
 from cheeseboard.lab import command as lab_command
@@ -56,11 +56,11 @@ def main(argv=None):
 
 def _main(argv):
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["test"] and not {"-h", "--help"} & set(argv):
-        # Everything after `test` is pytest's (e.g. -k gouda).
-        args = argparse.Namespace(command="test", pytest_args=argv[1:], run=sim_command.do_test)
-    else:
-        args = build_parser().parse_args(argv)
+    try:
+        args = _arguments(argv)
+    except KeyboardInterrupt:  # while the parser is built: the rooms read the firmware's games
+        print(NOT_STARTED, file=sys.stderr)
+        return 130
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -70,6 +70,13 @@ def _main(argv):
     except (CheeseboardError, FileNotFoundError, NotADirectoryError, FileExistsError) as e:
         print("cheeseboard: %s" % e, file=sys.stderr)
         return 1
+
+
+def _arguments(argv):
+    if argv[:1] == ["test"] and not {"-h", "--help"} & set(argv):
+        # Everything after `test` is pytest's (e.g. -k gouda).
+        return argparse.Namespace(command="test", pytest_args=argv[1:], run=sim_command.do_test)
+    return build_parser().parse_args(argv)
 
 
 if __name__ == "__main__":

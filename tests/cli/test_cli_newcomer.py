@@ -358,3 +358,20 @@ def test_help_texts_read_as_written(tmp_path):
     info = run(tmp_path, "info", "--help").stdout
     described = info.split("\n\n")[1]  # after the usage: what the command does
     assert "firmware" in described and not described.startswith("options:"), info
+
+
+def test_ctrl_c_while_the_parser_is_built_is_one_line_status_130(monkeypatch, capsys):
+    # On a busy machine a person's Ctrl-C can come while the command still builds its parser
+    # (the rules room reads the firmware's games for it): the same one line as Ctrl-C before
+    # Python had loaded the command.
+    from cheeseboard import cli
+    from cheeseboard.rules import command as rules_command
+
+    def interrupted(sub):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rules_command, "add_parser", interrupted)
+    assert cli.main(["hello", "--port", "/dev/null"]) == 130
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == "cheeseboard: interrupted before it started; " \
+                                          "nothing was done\n"
