@@ -49,7 +49,7 @@ PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q $(PARALLEL)
 
-test-slow: $(STAMP)  ## the long randomised tests as well
+test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
 	$(BIN)/python -m pytest -q -m '' $(PARALLEL)
 
 lint: $(STAMP)
