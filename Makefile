@@ -67,6 +67,7 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_reliability.py
 	$(BIN)/python tests/bench/bench_pico.py
 	$(BIN)/python tests/bench/bench_suite.py
+	$(BIN)/python tests/bench/bench_cli.py
 
 bench-uf2: $(STAMP)  ## building the Pico's UF2: cold, cached, one module changed (minutes)
 	$(BIN)/python tests/bench/bench_uf2.py
