@@ -23,7 +23,7 @@ from cheeseboard.board.protocol import Client, ProtocolError, decode, encode
 PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
              "board plugged in, found by its USB ids)")
 PROBE_S = 1.5  # a running firmware answers `hello` within a few ticks; this is generous
-HELLO_AGAIN_S = 0.25  # while a restarted board comes up: asked again this often
+HELLO_AGAIN_S = 0.25  # while a restarted board comes up: asked again after this, then 2x
 BOOT_S = 10.0  # from a soft reset to the firmware's first answer (a Pico takes about 2 s)
 
 
@@ -113,13 +113,14 @@ def _console(serial, send, seconds):
 def _restart(serial, seconds):
     """Ctrl-D at the friendly REPL, then the console watched until the program answers `hello`
     or the prompt is back (a program that ended), for seconds at most: (what the board printed,
-    whether the program answered). `hello` is asked every HELLO_AGAIN_S from the reboot's
-    first line on: a board still starting keeps it until its program reads it, and one whose
-    program ended shows the prompt first, then takes it as a line of Python (after the prompt,
-    where _why_it_stopped does not look)."""
+    whether the program answered). `hello` is asked from the reboot's first line on, again
+    after HELLO_AGAIN_S, then twice as long each time (a slow board answers each copy): a
+    board still starting keeps it until its program reads it, and one whose program ended
+    shows the prompt first, then takes it as a line of Python (after the prompt, where
+    _why_it_stopped does not look)."""
     serial.write(b"\x04")
     out = b""
-    asked = None
+    ask_at, wait = None, HELLO_AGAIN_S
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         out += serial.read(serial.in_waiting or 1)
@@ -130,9 +131,9 @@ def _restart(serial, seconds):
             return out, False
         if _has_a_hello_reply(out[at:]):
             return out, True
-        if asked is None or time.monotonic() - asked >= HELLO_AGAIN_S:
+        if ask_at is None or time.monotonic() >= ask_at:
             serial.write(encode({"id": 0, "cmd": "hello"}))
-            asked = time.monotonic()
+            ask_at, wait = time.monotonic() + wait, min(2 * wait, 2.0)
     return out, False
 
 
