@@ -46,17 +46,11 @@ web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
 TEST_JOBS ?= auto
 PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 
-# The tests start hundreds of Python processes (a virtual board is a `cheeseboard sim`), and
-# pytest rewrites the test modules' asserts in each worker: where writing bytecode beside the
-# sources is turned off (PYTHONDONTWRITEBYTECODE), each would compile it all again. It is kept
-# under the venv instead (make clean removes it), never beside the sources.
-TEST_ENV = PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
-
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
-	$(TEST_ENV) $(BIN)/python -m pytest -q $(PARALLEL)
+	$(BIN)/python -m pytest -q $(PARALLEL)
 
 test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
-	$(TEST_ENV) $(BIN)/python -m pytest -q -m '' $(PARALLEL)
+	$(BIN)/python -m pytest -q -m '' $(PARALLEL)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests
