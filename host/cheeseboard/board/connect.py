@@ -123,13 +123,14 @@ def _restart(serial, seconds):
     ask_at, wait = None, HELLO_AGAIN_S
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        out += serial.read(serial.in_waiting or 1)
+        got = serial.read(serial.in_waiting or 1)
+        out += got
         at = out.rfind(b"soft reboot")
         if at < 0:
             continue
         if _back_at_the_prompt(out):
             return out, False
-        if _has_a_hello_reply(out[at:]):
+        if b"\n" in got and _has_a_hello_reply(out[at:]):  # (a reply is a whole line)
             return out, True
         if ask_at is None or time.monotonic() >= ask_at:
             serial.write(encode({"id": 0, "cmd": "hello"}))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cheeseboard import paths
 from cheeseboard.pico import flash as pico_flash
-from cheeseboard.sim.pty_board import PtyBoard
+from cheeseboard.sim.pty_board import BoardError, PtyBoard
 
 EMULATOR = Path(__file__).with_name("emulator.mjs")
 BOOTROM = paths.ROOT.parent / "shared" / "third_party" / "rp2040-bootrom-b1.bin"
@@ -87,7 +87,6 @@ class PicoBoard(PtyBoard):
         self.bootrom = bootrom_path()
         self.frame_span_ns = None  # (first rise, last fall) of the last frame on the pin
         self.board_ms = 0  # the chip's clock since power on
-        self._side_in_w = None
 
     # -- public (as VirtualBoard) -------------------------------------------------------------
 
@@ -98,19 +97,11 @@ class PicoBoard(PtyBoard):
 
     def set_pin(self, button, levels):
         """Drive a button's pin: levels is [(ms from now on the chip's clock, 0 or 1), ...]."""
-        from cheeseboard.sim.board import BoardError
-
         gpio = self.profile["buttons"].get(button)
         if gpio is None:
             raise BoardError("bad button name %r" % button)
         steps = ",".join("%d:%d" % (int(t), 1 if v else 0) for t, v in levels)
-        with self._lock:
-            if self._side_in_w is None:
-                raise BoardError("the board is off")
-            try:
-                os.write(self._side_in_w, b"P %d %s\n" % (gpio, steps.encode()))
-            except OSError:  # the emulator has just ended: as if the board were off
-                raise BoardError("the board is restarting") from None
+        self._send_side(b"P %d %s" % (gpio, steps.encode()))
 
     def run(self, ms, until=None, wall_limit=None):
         """Wait until the chip's clock has moved by ms, or (until "frame") a frame came first;

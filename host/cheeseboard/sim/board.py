@@ -34,7 +34,7 @@ from pathlib import Path
 
 from cheeseboard.sim import vmfiles
 from cheeseboard.sim.clock import FOREVER, VirtualClock
-from cheeseboard.sim.pty_board import PtyBoard
+from cheeseboard.sim.pty_board import BoardError, PtyBoard
 
 EXIT_SOFT_FRIENDLY = 64
 EXIT_SOFT_RAW = 65
@@ -47,10 +47,6 @@ CRASH_WINDOW = 2.0
 CLOCKS = ("real", "virtual")
 _HEX_DIGITS = re.compile(rb"[0-9a-f]*")  # an LED frame's, as the VM writes them (lowercase)
 RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
-
-
-class BoardError(Exception):
-    """The virtual board cannot do what was asked."""
 
 
 class VirtualBoard(PtyBoard):
@@ -79,7 +75,7 @@ class VirtualBoard(PtyBoard):
         self._tick_mark = None  # (events, frames) when the VM was last woken
         self._idle = False  # the VM's last tick did nothing a client can see
         self._running_since = time.monotonic()  # (wall) since the VM last got the clock
-        self._stdin_fd = self._stdout_fd = self._side_in_w = None
+        self._stdin_fd = self._stdout_fd = None
         self._ready = False
         self._pending_interrupts = 0
         self._crashes = []
@@ -480,15 +476,6 @@ class VirtualBoard(PtyBoard):
             self._watchdog[1] = self._now() + self._watchdog[0]
         elif line == b"X reset":
             threading.Thread(target=self.hard_reset, daemon=True).start()
-
-    def _send_side(self, data):
-        with self._lock:
-            if self._side_in_w is None:
-                raise BoardError("the board is off")
-            try:
-                os.write(self._side_in_w, data + b"\n")
-            except OSError:  # the VM has just ended (a soft reboot): as if it were off
-                raise BoardError("the board is restarting") from None
 
     def _emit(self, event):
         self._events += 1

@@ -15,6 +15,10 @@ import threading
 import tty
 
 
+class BoardError(Exception):
+    """The board cannot do what was asked."""
+
+
 class PtyBoard:
     """A board whose console is a pty and whose chip is a child process."""
 
@@ -36,6 +40,7 @@ class PtyBoard:
         self._sel = selectors.DefaultSelector()
         self._proc = None
         self._side_out_r = None  # the chip's side channel to us
+        self._side_in_w = None  # ours to the chip
         self._rx = bytearray()  # console bytes waiting for the chip
         self._tx = bytearray()  # chip output waiting for the pty
         self._side_buf = bytearray()
@@ -100,6 +105,16 @@ class PtyBoard:
             pass
         proc.wait()
         self._release()
+
+    def _send_side(self, data):
+        """One line (bytes, without its newline) to the chip on the side channel."""
+        with self._lock:
+            if self._side_in_w is None:
+                raise BoardError("the board is off")
+            try:
+                os.write(self._side_in_w, data + b"\n")
+            except OSError:  # the chip has just ended (a soft reboot): as if it were off
+                raise BoardError("the board is restarting") from None
 
     def _from_side(self):
         with self._lock:  # the current chip's pipe, never a number a reset has just reused
