@@ -45,7 +45,7 @@ web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
 # worker more than the cores: many tests wait on the wall's clock (the emulated Pico, a browser,
 # a flashing tool's silence), and meanwhile the others keep every core busy. A worker that runs
 # out steals from the others' share, so a long test does not leave a core idle.
-TEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
+TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(os.cpu_count() + 1)')
 PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
