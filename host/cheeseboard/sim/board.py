@@ -326,8 +326,8 @@ class VirtualBoard(PtyBoard):
             self._tick_mark = (self._events, self.frame_seq)
             self._running_since = time.monotonic()
             try:
-                os.write(self._side_in_w, b"T %d\n" % int(at))
-            except OSError:
+                self._send_side(b"T %d" % int(at))
+            except BoardError:
                 # The VM is gone (a soft reboot, a crash) and its end not yet seen: its
                 # stdout's closing says so next. An error here would stop the I/O thread,
                 # and the board would hear nothing more.
