@@ -41,6 +41,7 @@ EXIT_SOFT_RAW = 65
 EXIT_POWER_OFF = 67
 
 RX_BUFFER = 4096  # bytes the "USB" side buffers before the host's writes block
+FIFO_SECONDS = 0.005  # what a UART's FIFO holds, at its baud
 TX_BUFFER_MAX = 1 << 20  # output kept for a host that does not read; older bytes are dropped
 RAPID_CRASHES = 5  # crashes in a row within CRASH_WINDOW that leave the board off
 CRASH_WINDOW = 2.0
@@ -256,13 +257,9 @@ class VirtualBoard(PtyBoard):
     # -- the I/O thread -------------------------------------------------------
 
     def _loop(self):
-        self._sel.register(self.master_fd, selectors.EVENT_READ)
+        self._host_events = 0  # what the loop watches the host's side for
         while not self._stop:
-            self._set_interest()
-            # A throttled wire sends a little at a time: come back soon while it has work.
-            busy = self.baud and (self._tx or len(self._rx) < RX_BUFFER) or (
-                self.clock and self.clock.horizon == FOREVER)  # a free clock: wake on time
-            for key, mask in self._sel.select(timeout=0.002 if busy else 0.05):
+            for key, mask in self._sel.select(timeout=self._set_interest()):
                 fd = key.fd
                 if fd == self.master_fd:
                     if mask & selectors.EVENT_READ:
@@ -345,15 +342,33 @@ class VirtualBoard(PtyBoard):
             self._advance()
 
     def _set_interest(self):
-        events = 0
-        if len(self._rx) < RX_BUFFER:
-            events |= selectors.EVENT_READ  # otherwise the host's writes block: flow control
+        """Watch the host's side for what the wires can carry now; the seconds to wait at
+        most. A throttled wire with no credit is not watched (its fd would wake the loop at
+        once, again and again) but woken for when it has some."""
+        events, wait = 0, 0.05
+        if len(self._rx) < RX_BUFFER:  # when full, the host's writes block: flow control
+            delay = self._wire["in"].delay(RX_BUFFER)
+            if delay:
+                wait = min(wait, delay)
+            else:
+                events |= selectors.EVENT_READ
         if self._tx:
-            events |= selectors.EVENT_WRITE
-        if events:
-            self._sel.modify(self.master_fd, events)
-        else:
-            self._sel.modify(self.master_fd, selectors.EVENT_READ)
+            delay = self._wire["out"].delay(len(self._tx))
+            if delay:
+                wait = min(wait, delay)
+            else:
+                events |= selectors.EVENT_WRITE
+        if self._rx or self.clock and self.clock.horizon == FOREVER:
+            wait = min(wait, 0.002)  # the VM's input pipe was full, or a free clock runs
+        if events != self._host_events:
+            if not events:
+                self._sel.unregister(self.master_fd)
+            elif not self._host_events:
+                self._sel.register(self.master_fd, events)
+            else:
+                self._sel.modify(self.master_fd, events)
+            self._host_events = events
+        return wait
 
     def _from_host(self):
         allowed = self._wire["in"].allowance(RX_BUFFER)
@@ -492,12 +507,22 @@ class _Wire:
         self.credit = 0.0
         self.last = time.monotonic()
 
+    def delay(self, want):
+        """Seconds before the wire can carry want bytes, or half its FIFO if fewer (0: now,
+        and always without a baud or in virtual time): a UART's interrupt at a FIFO's level."""
+        if self.rate is None or self.clock is not None:
+            return 0.0
+        level = min(want, (self.rate * FIFO_SECONDS + 1) / 2)
+        credit = self.credit + (time.monotonic() - self.last) * self.rate
+        return max(0.0, (level - credit) / self.rate)
+
     def allowance(self, want):
         if self.rate is None or self.clock is not None:
             return want
         now = time.monotonic()
-        # Credit builds up for at most 5 ms, like a UART's small FIFO.
-        self.credit = min(self.credit + (now - self.last) * self.rate, self.rate * 0.005 + 1)
+        # Credit builds up for at most FIFO_SECONDS, like a UART's small FIFO.
+        self.credit = min(self.credit + (now - self.last) * self.rate,
+                          self.rate * FIFO_SECONDS + 1)
         self.last = now
         return min(want, int(self.credit))
 
