@@ -50,6 +50,15 @@ def test_sim_refuses_what_cannot_work_in_one_line_before_starting(tmp_path, args
     assert r.stdout == ""  # no console path: no board was started
 
 
+@pytest.mark.parametrize("command", ["flash", "info"])
+@pytest.mark.parametrize("value", ["0", "-3", "nan", "1e9", "ten"])
+def test_flash_and_info_refuse_a_silence_they_cannot_use_before_touching_a_port(
+        tmp_path, command, value):
+    r = run(tmp_path, command, "--port", str(tmp_path / "no-port"), "--silence", value)
+    assert_clear_refusal(r, "--silence", "expected seconds from 1 to 600")
+    assert len(r.stderr.strip().splitlines()) == 1 and "no-port" not in r.stderr, r.stderr
+
+
 # The boards these tests start run on the tests' clock (vboard's, virtual unless
 # CHEESEBOARD_TEST_CLOCK=real): the console's bytes and the side channel move it, so what they
 # check does not wait on the wall (the terminal view's test, below, does: its keys are a person's).

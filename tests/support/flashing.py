@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from cheeseboard.flash import deploy
-from cheeseboard.flash.link import Link
+from cheeseboard.flash.link import SILENCE, Link
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,9 +19,7 @@ def flash(board, firmware=None, force=False, profile=None, baud=115200, step=Non
     deploy.update's hook; silence: seconds without a byte that mean the board is gone."""
     board.release_console()
     try:  # (the tool waits on the wall's time: the board's clock runs free meanwhile)
-        with board.free_running(), Link(board.pty, baud) as link:
-            if silence:
-                link.wire.silence = silence
+        with board.free_running(), Link(board.pty, baud, silence or SILENCE) as link:
             return deploy.update(link, profile, firmware, force, say=lambda *_: None, step=step)
     finally:
         board.reopen_console()

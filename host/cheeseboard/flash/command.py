@@ -3,6 +3,8 @@
 import sys
 import time
 
+from cheeseboard.flash import SILENCE
+
 # (What talks to a board is imported by the command that does: every `cheeseboard` command
 # starts with this module read.)
 
@@ -36,6 +38,23 @@ def add_parser(sub):
 def _port_args(p):
     p.add_argument("--port", help="serial port (default: the one board plugged in)")
     p.add_argument("--baud", type=int, default=115200, help="for a UART board (default 115200)")
+    p.add_argument("--silence", type=silence_seconds, default=SILENCE, metavar="SECONDS",
+                   help="how long a board that owes an answer may say nothing before it is "
+                        "taken to be gone: power cut, reset, cable out (default %g; more for "
+                        "a slow board)" % SILENCE)
+
+
+def silence_seconds(text):
+    """--silence: seconds, from 1 to 600."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 1 <= value <= 600:  # (NaN is neither)
+        raise argparse.ArgumentTypeError("%r: expected seconds from 1 to 600 (e.g. 10)" % text)
+    return value
 
 
 def _open(args):
@@ -43,7 +62,7 @@ def _open(args):
     from cheeseboard.flash.link import Link
 
     ask = input if sys.stdin.isatty() else None
-    return Link(ports.find_port(args.port, ask=ask), args.baud)
+    return Link(ports.find_port(args.port, ask=ask), args.baud, args.silence)
 
 
 def do_flash(args):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cheeseboard import CheeseboardError
 from cheeseboard.board import ports
+from cheeseboard.flash import SILENCE
 
 
 def _compact(source):
@@ -49,7 +50,6 @@ class Silent(LinkError):
     power, was reset, or the cable is out (a USB-UART bridge keeps its port open)."""
 
 
-SILENCE = 10.0  # seconds without a byte, while the board owes one, that mean it is gone
 
 
 class Wire:
@@ -126,9 +126,10 @@ class Wire:
 class Link:
     """The raw REPL of the board on port; `with Link(port) as link:` closes it."""
 
-    def __init__(self, port, baud=115200):
+    def __init__(self, port, baud=115200, silence=SILENCE):
         self.port = port
         self.baud = baud
+        self.silence = silence  # seconds without a byte, while one is owed, that mean gone
         self.file_bytes = 0  # file data sent (before compression and framing)
         self.wire = None
         self._open()
@@ -144,6 +145,7 @@ class Link:
         sent = self.wire.sent if self.wire else 0
         self.wire = Wire(self.transport.serial)
         self.wire.sent = sent
+        self.wire.silence = self.silence
         self.transport.serial = self.wire
 
     def reopen(self, seconds):
