@@ -51,8 +51,12 @@ PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q $(PARALLEL)
 
+# The slow set with one worker more again: its two hundred power cuts in real time wait on the
+# wall for most of their length.
+SLOW_JOBS ?= $(if $(filter 0,$(TEST_JOBS)),0,$(shell echo $$(($(TEST_JOBS) + 1))))
+
 test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
-	$(BIN)/python -m pytest -q -m '' $(PARALLEL)
+	$(BIN)/python -m pytest -q -m '' $(if $(filter 0,$(SLOW_JOBS)),,-n $(SLOW_JOBS) --dist worksteal)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests
