@@ -44,8 +44,9 @@ class Board:
     def square(self, sid, what="square"):
         """The int of square id `sid`; ValueError for anything else."""
         if type(sid) is str and len(sid) == 2:
-            sq = (ord(sid[0]) - 97) * self.rows + ord(sid[1]) - 49
-            if 0 <= sq < self.n and self.ids[sq] == sid:
+            col, row = ord(sid[0]) - 97, ord(sid[1]) - 49  # (rows are one digit: 2..9)
+            sq = col * self.rows + row
+            if col >= 0 and 0 <= row < self.rows and sq < self.n:
                 return sq
         raise ValueError(
             "kitchen: %s expected a square id a1..%s, got %r" % (what, self.ids[-1], sid)
@@ -67,7 +68,8 @@ class SquareIds:
             sq += self.n
         if not 0 <= sq < self.n:
             raise IndexError("no square %r" % (sq,))
-        return chr(97 + sq // self.rows) + str(sq % self.rows + 1)
+        col, row = divmod(sq, self.rows)
+        return chr(97 + col) + chr(49 + row)  # (rows are one digit: 2..9)
 
 
 def access(s, m):
