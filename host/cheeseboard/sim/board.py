@@ -508,11 +508,12 @@ class _Wire:
         self.last = time.monotonic()
 
     def delay(self, want):
-        """Seconds before the wire can carry want bytes, or half its FIFO if fewer (0: now,
-        and always without a baud or in virtual time): a UART's interrupt at a FIFO's level."""
+        """Seconds before the wire can carry want bytes, or half its FIFO if fewer, and one
+        byte at least (0: now, and always without a baud or in virtual time): a UART's
+        interrupt at a FIFO's level."""
         if self.rate is None or self.clock is not None:
             return 0.0
-        level = min(want, (self.rate * FIFO_SECONDS + 1) / 2)
+        level = max(1, min(want, (self.rate * FIFO_SECONDS + 1) / 2))
         credit = self.credit + (time.monotonic() - self.last) * self.rate
         return max(0.0, (level - credit) / self.rate)
 
