@@ -1,6 +1,7 @@
 """Serial devices that cannot exist on this machine, on a pseudo-terminal: something that is
-not MicroPython at all (a GPS module chattering NMEA), and a board of another kind (an ESP32)
-whose raw REPL answers the flash agent's `facts()` with what that board reports. It runs no
+not MicroPython at all (a GPS module chattering NMEA), a board of another kind (an ESP32)
+whose raw REPL answers the flash agent's `facts()` with what that board reports, and a board
+that prints a line after a soft reset and then nothing more. It runs no
 code: it records what the host sent, so a test can show that nothing was written."""
 
 import json
@@ -11,8 +12,11 @@ import tty
 
 
 class FakeDevice:
-    def __init__(self, facts=None):
+    def __init__(self, facts=None, stuck_after_reboot=None):
         self.facts = facts  # None: not MicroPython
+        # bytes a board prints after a soft reset in the raw REPL, then nothing more (a
+        # boot.py that hangs): None for one that comes back to the raw REPL
+        self.stuck_after_reboot = stuck_after_reboot
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.path = os.ttyname(slave)
@@ -55,6 +59,9 @@ class FakeDevice:
                     self._write(b"\r\n>>> ")
                 elif c == 3:
                     code.clear()
+                elif c == 4 and raw and not code and self.stuck_after_reboot is not None:
+                    self._write(b"OK\r\nMPY: soft reboot\r\n" + self.stuck_after_reboot)
+                    return
                 elif c == 4 and raw and not code:  # soft reset in the raw REPL
                     self._write(b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>")
                 elif c == 4 and raw:

@@ -113,3 +113,17 @@ def test_a_port_that_is_not_micropython_says_how_to_install_it():
         device.close()
     assert "answers, but not as MicroPython" in str(e.value)
     assert "micropython.org/download" in str(e.value)
+
+
+def test_a_board_that_stops_after_its_soft_reset_is_said_with_what_it_printed_last():
+    # A boot.py that hangs after printing: the command ends after its silence, not never,
+    # and says the line the board printed last, the first clue to what stopped it.
+    device = FakeDevice(facts={}, stuck_after_reboot=b"boot: waiting for the SD card\r\n")
+    try:
+        with Link(device.path, silence=1) as link, pytest.raises(LinkError) as e:
+            link.enter(timeout=5)
+    finally:
+        device.close()
+    said = str(e.value)
+    assert "stopped answering on its way to the raw REPL (no answer from the board for 1 s)" in said
+    assert said.endswith("it printed last: 'boot: waiting for the SD card'"), said

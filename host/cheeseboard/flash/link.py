@@ -188,8 +188,8 @@ class Link:
             with _quiet():
                 self.transport.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
         except Silent as e:
-            raise LinkError("%s stopped answering on its way to the raw REPL (%s)"
-                            % (self.port, e)) from None
+            raise LinkError("%s stopped answering on its way to the raw REPL (%s)%s"
+                            % (self.port, e, self._printed_last())) from None
         except OSError as e:
             why = "%s went away (%s): is the board plugged in?" % (self.port, e)
             raise LinkError(why) from None
@@ -199,6 +199,12 @@ class Link:
                 % (self.port, str(e) or "no raw REPL", ports.install_hint(_port_info(self.port)))
             ) from None
         self._load_agent()
+
+    def _printed_last(self):
+        """What the board printed last, for an error: its last line, if any."""
+        text = self.wire.tail.decode(errors="replace").replace("\r", "")
+        lines = [line.strip() for line in text.split("\n") if line.strip()]
+        return "; it printed last: %r" % lines[-1][-80:] if lines else ""
 
     def _load_agent(self):
         """Send the agent: compressed (0.6 of its bytes) when the board can unpack it."""
