@@ -360,6 +360,8 @@ class VirtualBoard(PtyBoard):
                 events |= selectors.EVENT_WRITE
         if self._rx or self.clock and self.clock.horizon == FOREVER:
             wait = min(wait, 0.002)  # the VM's input pipe was full, or a free clock runs
+        if not events and len(self._rx) >= RX_BUFFER:
+            events = selectors.EVENT_READ  # the host's side stays watched, as it always was
         if events != self._host_events:
             if not events:
                 self._sel.unregister(self.master_fd)
