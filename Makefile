@@ -46,7 +46,8 @@ web: $(PLAY_STAMP) $(NPM_STAMP)  ## play on the board in a web browser
 # a flashing tool's silence), and meanwhile the others keep every core busy. A worker that runs
 # out steals from the others' share, so a long test does not leave a core idle.
 TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(os.cpu_count() + 1)')
-PARALLEL = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist worksteal)
+workers = $(if $(filter 0,$(1)),,-n $(1) --dist worksteal)
+PARALLEL = $(call workers,$(TEST_JOBS))
 
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
 	$(BIN)/python -m pytest -q $(PARALLEL)
@@ -56,7 +57,7 @@ test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suit
 SLOW_JOBS ?= $(if $(filter 0,$(TEST_JOBS)),0,$(shell echo $$(($(TEST_JOBS) + 1))))
 
 test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
-	$(BIN)/python -m pytest -q -m '' $(if $(filter 0,$(SLOW_JOBS)),,-n $(SLOW_JOBS) --dist worksteal)
+	$(BIN)/python -m pytest -q -m '' $(call workers,$(SLOW_JOBS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests
