@@ -69,7 +69,7 @@ def test_a_chip_gone_before_its_end_is_seen_leaves_the_board_serving(tmp_path):
 
 
 def test_a_frame_cut_short_by_ctrl_c_is_dropped_and_the_line_after_it_is_read(tmp_path):
-    # The VM writes a frame's line in pieces; Ctrl-C (SIGINT) between two of them leaves the
+    # The VM writes a frame's line in pieces; SIGINT between two of them leaves the
     # line without its end, and the VM's next line is glued to it.
     board = VirtualBoard(tmp_path / "f", 200_000, clock="virtual")  # (not started: no VM)
     board.clock.wake = None  # the VM runs

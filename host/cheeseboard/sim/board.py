@@ -4,8 +4,12 @@ A `VirtualBoard` owns a pseudo-terminal (the board's USB serial console, which
 mpremote and pyserial open by its path) and a MicroPython unix-port process
 (the chip). Between the two it plays the USB-serial bridge:
 
-- console bytes go to the VM's stdin, except Ctrl-C, which becomes SIGINT: the
-  board's interrupt character raises KeyboardInterrupt in running code;
+- console bytes go to the VM's stdin, except Ctrl-C, the board's interrupt character: it
+  goes on the side channel, and the VM raises KeyboardInterrupt at its next wait, as a
+  board's VM does between two bytecodes (the bytes after it wait until it is taken). Only
+  code that never waits (a hang) is stopped by SIGINT, after INTERRUPT_GRACE: the unix
+  port raises it from the signal handler, wherever the VM is, and one that lands while the
+  VM holds a lock of its own (its interned strings', say) leaves that lock held for ever;
 - VM output is "cooked" (\\n -> \\r\\n) as a board's stdout is;
 - a soft reboot ends the VM process with an exit code, and a fresh VM (fresh
   heap) starts from the same flash folder in the mode the code names;
@@ -45,6 +49,7 @@ FIFO_SECONDS = 0.005  # what a UART's FIFO holds, at its baud
 TX_BUFFER_MAX = 1 << 20  # output kept for a host that does not read; older bytes are dropped
 RAPID_CRASHES = 5  # crashes in a row within CRASH_WINDOW that leave the board off
 CRASH_WINDOW = 2.0
+INTERRUPT_GRACE = 2.0  # seconds a Ctrl-C waits for the VM's next wait before SIGINT stops it
 CLOCKS = ("real", "virtual")
 _HEX_DIGITS = re.compile(rb"[0-9a-f]*")  # an LED frame's, as the VM writes them (lowercase)
 RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
@@ -77,8 +82,10 @@ class VirtualBoard(PtyBoard):
         self._idle = False  # the VM's last tick did nothing a client can see
         self._running_since = time.monotonic()  # (wall) since the VM last got the clock
         self._stdin_fd = self._stdout_fd = None
-        self._ready = False
-        self._pending_interrupts = 0
+        self._ready = False  # the VM said it is up: SIGINT raises KeyboardInterrupt in it
+        self._interrupting = None  # (wall) since a Ctrl-C waits for the VM to take it
+        self._after_interrupt = bytearray()  # console bytes that came after it, held back
+        self.interrupts_signalled = 0  # Ctrl-Cs SIGINT had to deliver (code that never waited)
         self._crashes = []
         self._watchdog = None  # [timeout s, when it bites] once the firmware started one
         # A UART board's console: at most baud/10 bytes a second each way (8N1 framing).
@@ -196,7 +203,6 @@ class VirtualBoard(PtyBoard):
             self._sel.register(fd, selectors.EVENT_READ)
         os.set_blocking(self._stdin_fd, False)
         self._ready = False
-        self._pending_interrupts = 0
         self._rx.clear()
         self._side_buf.clear()
         if self.clock is not None:
@@ -220,6 +226,9 @@ class VirtualBoard(PtyBoard):
                 pass
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
+        self._ready = False
+        self._interrupting = None  # a Ctrl-C for the VM that went is lost with it
+        self._after_interrupt.clear()
         if self.clock is not None:
             self.clock.wake = FOREVER  # no chip: nothing for the clock to wait for
 
@@ -259,7 +268,8 @@ class VirtualBoard(PtyBoard):
     def _loop(self):
         self._host_events = 0  # what the loop watches the host's side for
         while not self._stop:
-            for key, mask in self._sel.select(timeout=self._set_interest()):
+            wait = min(self._set_interest(), self._interrupt_wait())
+            for key, mask in self._sel.select(timeout=wait):
                 fd = key.fd
                 if fd == self.master_fd:
                     if mask & selectors.EVENT_READ:
@@ -386,17 +396,50 @@ class VirtualBoard(PtyBoard):
         with self._lock:
             if not self.is_on:
                 return  # a board without power hears nothing
-            for i, part in enumerate(data.split(b"\x03")):
-                if i:
-                    self._interrupt()
-                self._rx += part
+            self._console_in(data)
 
-    def _interrupt(self):
-        self._to_vm()  # what came before Ctrl-C reaches the VM first
-        if self._ready:
-            self._proc.send_signal(signal.SIGINT)
-        else:
-            self._pending_interrupts += 1
+    def _console_in(self, data):
+        """Console bytes for the VM, in order: a Ctrl-C is sent on the side channel after what
+        came before it, and what comes after it waits until the VM has taken it (it says
+        "X intr")."""
+        if self._interrupting is not None:
+            self._after_interrupt += data
+            return
+        before, ctrl_c, after = data.partition(b"\x03")
+        self._rx += before
+        if ctrl_c:
+            self._to_vm()
+            try:
+                self._send_side(b"I")
+            except BoardError:
+                return  # the VM has just ended: no program left to interrupt
+            self._interrupting = time.monotonic()
+            self._console_in(after)
+
+    def _interrupt_taken(self):
+        with self._lock:
+            self._interrupting = None
+            held, self._after_interrupt = self._after_interrupt, bytearray()
+            self._console_in(held)
+
+    def _interrupt_wait(self):
+        """Seconds until a Ctrl-C the VM has not taken is delivered by SIGINT (then delivered
+        now: the VM computes without waiting, a hang's only way out, as the unix port's own
+        Ctrl-C). The VM is told first ("i") to forget the "I" it never read."""
+        with self._lock:
+            if self._interrupting is None or not self._ready:
+                return 0.05
+            left = self._interrupting + INTERRUPT_GRACE - time.monotonic()
+            if left > 0:
+                return left
+            try:
+                self._send_side(b"i")
+                self._proc.send_signal(signal.SIGINT)
+            except (BoardError, ProcessLookupError):
+                pass  # the VM has just ended: its end is seen next
+            self.interrupts_signalled += 1
+            self._interrupt_taken()
+            return 0.05
 
     def _to_vm(self):
         with self._lock:
@@ -472,9 +515,9 @@ class VirtualBoard(PtyBoard):
         elif kind == b"F":
             digits = _HEX_DIGITS.match(rest).group()
             if len(digits) < len(rest) or len(digits) % 2:
-                # A frame cut short: Ctrl-C (SIGINT) stopped the VM between the pieces it
-                # writes a frame in. What follows the digits is the next line; the frame is
-                # lost, as a half-sent one would be, and the next one shows.
+                # A frame cut short: SIGINT (a Ctrl-C to code that never waited) stopped the
+                # VM between the pieces it writes a frame in. What follows the digits is the
+                # next line; the frame is lost, as a half-sent one would be, and the next shows.
                 if len(digits) < len(rest):
                     self._side_message(rest[len(digits):])
                 return
@@ -483,9 +526,8 @@ class VirtualBoard(PtyBoard):
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": rest.decode()})
         elif line == b"X up":
             self._ready = True
-            while self._pending_interrupts and self._proc:
-                self._pending_interrupts -= 1
-                self._proc.send_signal(signal.SIGINT)
+        elif line == b"X intr":
+            self._interrupt_taken()
         elif kind == b"X" and rest.startswith(b"wdt "):
             seconds = int(rest[4:]) / 1000
             self._watchdog = [seconds, self._now() + seconds]

@@ -88,6 +88,8 @@ class ControlServer:
                               "frame_seq": board.frame_seq, "pty": board.pty_path,
                               "bytes_in": board.bytes_in, "bytes_out": board.bytes_out,
                               "watchdog_resets": board.watchdog_resets,
+                              # Ctrl-Cs the unix port's VM got as SIGINT: it never waited
+                              "interrupts_signalled": getattr(board, "interrupts_signalled", None),
                               # the chip's own clock, where the board is an emulated chip
                               "board_ms": getattr(board, "board_ms", None)})
         else:

@@ -6,6 +6,11 @@
 #   drives (virtual time), a count of milliseconds that moves only when the host grants
 #   it: a sleep asks for its end ("S <ms>") and waits for the grant ("T <ms>"), and the
 #   VM runs flat out in between. Computing costs no board time.
+# - Ctrl-C: the simulator sends "I" on the side channel, and the VM raises
+#   KeyboardInterrupt at its next wait (a sleep, a poll of the side channel, the REPL's
+#   wait for a key), as a board's VM does at its next check, never from inside the VM's
+#   own work. Code that never waits is stopped by SIGINT instead; the simulator then sends
+#   "i" first: the "I" it follows was never read and is void.
 # - The board's `machine` and `os` modules: the unix port's own, plus what a
 #   real board has and the unix port lacks. They are installed in sys.modules,
 #   so `import machine` in the firmware finds them.
@@ -23,7 +28,9 @@ _poll = None
 _seed = None  # the simulator's --seed: the entropy source made repeatable
 _seeds_given = 0
 _now = None  # the board's time in ms when the host drives it (None: real time)
-_held = []  # side-channel lines that came while a sleep waited for its grant
+_held = []  # side-channel lines for the HAL (a button's levels), read at its next poll
+HELD_MAX = 64  # lines kept for a HAL that does not poll (the REPL runs): the newest are lost
+_interrupted = False  # a Ctrl-C came: KeyboardInterrupt at the next wait
 
 
 def connect(out_fd, in_fd, board=None, fs_size=0, seed=None, now=None):
@@ -70,13 +77,39 @@ def send_frame(frame):
 
 
 def receive():
-    """The next line from the simulator, or None when nothing is waiting."""
-    if _held:
-        return _held.pop(0)
-    if not _poll.poll(0):
-        return None
-    line = inp.readline()
-    return line.rstrip() if line else None
+    """The next line from the simulator for the HAL, or None when nothing is waiting; a wait
+    of the board's (KeyboardInterrupt when a Ctrl-C came)."""
+    check_interrupt()
+    return _held.pop(0) if _held else None
+
+
+def check_interrupt():
+    """Take in what the simulator sent; raise the KeyboardInterrupt a Ctrl-C asks for."""
+    global _interrupted
+    _take_side()
+    if _interrupted:
+        _interrupted = False
+        send(b"X intr")
+        raise KeyboardInterrupt
+
+
+def _take_side():
+    """Every line waiting on the side channel: the clock's grants and Ctrl-C are the board's
+    own; the rest waits in _held for the HAL."""
+    global _now, _interrupted
+    while _poll.poll(0):
+        line = inp.readline()
+        if not line:
+            raise SystemExit(67)  # the simulator went: the board is switched off
+        line = line.rstrip()
+        if line.startswith(b"T "):
+            _now = int(line[2:])
+        elif line == b"I":
+            _interrupted = True
+        elif line == b"i":
+            _interrupted = False  # SIGINT delivered it
+        elif len(_held) < HELD_MAX:
+            _held.append(line)
 
 
 # -- the board's clock ------------------------------------------------------------------
@@ -92,24 +125,24 @@ def ticks_us():
 
 def sleep_ms(ms):
     """Sleep on the board's clock: in virtual time, until the host has moved it past the end."""
-    global _now
-    if _now is None:
-        time.sleep_ms(ms)
-        return
+    if _now is None:  # real time: on the side channel's poll, which a Ctrl-C ends
+        end = time.ticks_add(time.ticks_ms(), ms)
+        while True:
+            check_interrupt()
+            left = time.ticks_diff(end, time.ticks_ms())
+            if left <= 0:
+                return
+            _poll.poll(left)
     if ms <= 0:
+        check_interrupt()
         return
     wake = _now + ms
     send(b"S %d" % wake)
-    while _now < wake:
+    while True:
+        check_interrupt()
+        if _now >= wake:
+            return
         _poll.poll(-1)
-        line = inp.readline()
-        if not line:
-            raise SystemExit(67)  # the simulator went: the board is switched off
-        line = line.rstrip()
-        if line.startswith(b"T "):
-            _now = int(line[2:])
-        else:
-            _held.append(line)  # a button's levels: the HAL reads them at its next poll
 
 
 def waiting_for_console():

@@ -13,9 +13,9 @@
 # A soft reboot ends this process with an exit code; the simulator starts a fresh
 # VM (a fresh heap, like the real thing) in the mode the code names.
 #
-# Ctrl-C arrives as SIGINT from the simulator (the real board's USB interrupt
-# char): it raises KeyboardInterrupt in running code, and reads as a 0x03 byte
-# while this REPL waits for input.
+# Ctrl-C (the real board's USB interrupt char) arrives on the side channel: it raises
+# KeyboardInterrupt at the firmware's next wait (simboard.py), and reads as a 0x03 byte
+# while this REPL waits for input. Code that never waits gets it as SIGINT.
 import sys
 
 EXIT_SOFT_FRIENDLY = 64
@@ -28,7 +28,8 @@ PASTE_WINDOW = 128  # bytes per raw-paste flow-control window (as rp2)
 
 _in = sys.stdin.buffer  # non-blocking: the simulator hands over a non-blocking pipe
 _out = sys.stdout.buffer
-_waiting = None
+_typed = None  # a poll of the console alone
+_waiting = None  # a poll of the console and the side channel
 
 
 def write(s):
@@ -47,20 +48,26 @@ def print_exception(e):
 
 
 def getc():
-    """One byte of console input as an int; Ctrl-C (SIGINT) reads as 3."""
-    global _waiting
+    """One byte of console input as an int; Ctrl-C reads as 3."""
+    global _typed, _waiting
+    import simboard  # (loaded at boot, before the flash was mounted)
+
     if _waiting is None:
         import select
 
-        _waiting = select.poll()
+        _typed, _waiting = select.poll(), select.poll()
+        _typed.register(_in, select.POLLIN)
         _waiting.register(_in, select.POLLIN)
+        _waiting.register(simboard.inp, select.POLLIN)
     while True:
         try:
-            if not _waiting.poll(0):
-                import simboard  # (loaded at boot, before the flash was mounted)
-
-                simboard.waiting_for_console()
-                _waiting.poll(-1)
+            if not _typed.poll(0):
+                # What was typed before a Ctrl-C is read first: the simulator sends it after.
+                simboard.check_interrupt()
+                if not _waiting.poll(0):
+                    simboard.waiting_for_console()
+                    _waiting.poll(-1)
+                continue
             b = _in.read(1)
         except KeyboardInterrupt:
             return CTRL_C

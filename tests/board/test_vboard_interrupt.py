@@ -1,0 +1,71 @@
+"""Ctrl-C on the virtual board: taken where the VM waits, as a board's VM takes it between two
+bytecodes; a signal only for code that never waits.
+
+The unix port raises KeyboardInterrupt from inside its SIGINT handler, wherever the VM is. One
+that lands while the VM interns a string leaves the VM's lock for them held, and the next
+import waits on it for ever: a board gone silent on its way to the raw REPL, about once in
+a few thousand Ctrl-Cs. So a Ctrl-C goes on the side channel, and the count of those that
+needed a signal is what these tests watch.
+"""
+
+import pytest
+
+pytestmark = pytest.mark.board
+
+
+def signalled(vboard):
+    return vboard.link.status()["interrupts_signalled"]
+
+
+def test_a_ctrl_c_stops_the_running_firmware_and_the_repl_line_without_a_signal(vboard):
+    vboard.wait_protocol()
+    vboard.port.write(b"\x03")
+    out = vboard.read_until(b">>> ")
+    assert b"KeyboardInterrupt" in out
+    vboard.port.write(b"1 +\x03")  # at the prompt: the line is dropped, a new prompt comes
+    assert vboard.read_until(b">>> ").endswith(b"1 +\r\n>>> ")
+    assert signalled(vboard) == 0
+
+
+def test_what_follows_a_ctrl_c_reaches_the_board_after_it(vboard):
+    vboard.wait_protocol()
+    vboard.port.write(b"\x03")
+    vboard.read_until(b">>> ")
+    # In one write: "2*3", Ctrl-C (the line is dropped), then "4*5" on a line of its own.
+    # Taken out of order, the board would read "2*34*5" and print 340.
+    vboard.port.write(b"2*3\x034*5\r")
+    out = vboard.read_until(b"20\r\n>>> ")
+    assert b"340" not in out
+    assert signalled(vboard) == 0
+
+
+def test_a_ctrl_c_ends_a_sleep_of_the_firmware_at_once(vboard):
+    vboard.wait_protocol()
+    vboard.port.write(b"\x03")
+    vboard.read_until(b">>> ")
+    vboard.port.write(b"import simboard; simboard.sleep_ms(3600000)\r")
+    vboard.read_until(b"sleep_ms(3600000)\r\n")
+    vboard.advance(1000)  # an hour's sleep, a second into it
+    vboard.port.write(b"\x03")
+    out = vboard.read_until(b">>> ")
+    assert b"KeyboardInterrupt" in out
+    assert vboard.advance(0) < 3600000
+    assert signalled(vboard) == 0
+
+
+@pytest.mark.wall  # the grace a Ctrl-C gives code that never waits is the wall's
+def test_code_that_never_waits_is_stopped_by_a_signal_and_the_ctrl_c_counts_once(vboard):
+    vboard.wait_protocol()
+    vboard.port.write(b"\x03")
+    vboard.read_until(b">>> ")
+    vboard.port.write(b"while True: pass\r")
+    vboard.read_until(b"while True: pass\r\n")
+    vboard.port.write(b"\x03")
+    out = vboard.read_until(b">>> ", timeout=15)
+    assert b"KeyboardInterrupt" in out
+    assert signalled(vboard) == 1
+    # The side channel's "I" the loop never read is void: no second Ctrl-C at the prompt.
+    vboard.port.timeout = 0.5
+    assert vboard.port.read(100) == b""
+    vboard.port.write(b"6*7\r")
+    assert vboard.read_until(b">>> ") == b"6*7\r\n42\r\n>>> "
