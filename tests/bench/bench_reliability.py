@@ -1,8 +1,8 @@
 """Reliability under attack, counted (docs/benchmarks.md's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
-                       [--tables N] [--requests N] [--files 0] [--jobs N]; a count of 0 leaves a
-                       part out)
+                       [--tables N] [--requests N] [--files 0] [--interrupts N] [--jobs N];
+                       a count of 0 leaves a part out)
 
 - resets of the virtual board from its side channel, at the REPL and in a game: `hello`
   answers after each (a deadlock would time out);
@@ -16,7 +16,11 @@
   restart;
 - corrupted flash files: every file the board keeps, each corrupted every way
   (tests/flash/test_flash_files.py's matrix), on a board with a game in progress: the board answers
-  its program (not left at the REPL), and the game goes on where its journal was whole.
+  its program (not left at the REPL), and the game goes on where its journal was whole;
+- Ctrl-Cs on the way to the raw REPL, the flash's first step (`Link.enter`), half on blank
+  boards and half on a running firmware, --jobs boards at a time, the clock running free as
+  the flash tests': each board answers `print(6*7)`, and the Ctrl-Cs the VM had to get as
+  SIGINT are counted (a signal can leave the unix port's VM waiting on a lock for ever).
 (The seven bad firmwares are tests/flash/test_flash_bad_firmware.py, in `make test`.)
 """
 
@@ -26,7 +30,7 @@ import shutil
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,6 +46,7 @@ from table_mutations import board_verdicts, cases  # noqa: E402
 from test_flash_power_open import DEADLINE, WINDOW, cut_during_flash  # noqa: E402
 from vboard import VBoard  # noqa: E402
 
+from cheeseboard.flash.link import Link, LinkError  # noqa: E402
 from cheeseboard.rules.check import check_bytes  # noqa: E402
 
 
@@ -66,6 +71,31 @@ def resets(n, tmp):
     finally:
         board.stop()
     return ok
+
+
+def interrupts(n, tmp, jobs=1):
+    """(boards that answered, Ctrl-Cs delivered by SIGINT, failures' messages). In processes:
+    the link quiets mpremote by redirecting stdout, which threads would tangle."""
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(enter_raw_repl, [tmp / ("intr%d" % i) for i in range(n)],
+                                [i % 2 == 0 for i in range(n)]))
+    return (sum(1 for ok, _, _ in results if ok), sum(s for _, s, _ in results),
+            [why for _, _, why in results if why])
+
+
+def enter_raw_repl(folder, blank):
+    """The flash's first step on a new board."""
+    board = VBoard(folder, blank=blank)
+    try:
+        board.release_console()
+        with board.free_running(), Link(board.pty) as link:
+            link.enter()
+            answered = link.exec("print(6*7)").strip() == b"42"
+        return answered, board.link.status()["interrupts_signalled"], None
+    except (LinkError, AssertionError) as e:
+        return False, 0, str(e).splitlines()[0]
+    finally:
+        board.stop()
 
 
 def flash_cuts(n, tmp, jobs=1):
@@ -164,7 +194,8 @@ def main():
     p.add_argument("--tables", type=int, default=5000)
     p.add_argument("--requests", type=int, default=2000)
     p.add_argument("--files", type=int, default=1, help="0 leaves the corrupted files out")
-    p.add_argument("--jobs", type=int, default=1, help="flash-cut boards at a time")
+    p.add_argument("--interrupts", type=int, default=200)
+    p.add_argument("--jobs", type=int, default=1, help="flash-cut and Ctrl-C boards at a time")
     args = p.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,10 +223,17 @@ def main():
         rows.append(("flash power cuts, port kept open (0.3 s off)", "%d instants" % args.cuts,
                      "%d hangs past %.0f s (longest %.1f s), %d bricks" % (
                          hangs, DEADLINE, longest, bricks)))
+        entered, signalled, failures = (interrupts(args.interrupts, tmp, args.jobs)
+                                        if args.interrupts else (0, 0, []))
+        rows.append(("Ctrl-C on the way to the raw REPL, half blank boards, half running",
+                     "%d of %d answered" % (entered, args.interrupts),
+                     "%d Ctrl-Cs by SIGINT%s" % (signalled, "; first failure: %s" % failures[0]
+                                                 if failures else "")))
         print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
     print_table("reliability (python tests/bench/bench_reliability.py)", rows)
     print(json.dumps({"ok": not (crashes or hangs or bricks or restarts or silent or lost)
-                      and kept and agree == args.tables and answered == args.requests}))
+                      and kept and agree == args.tables and answered == args.requests
+                      and entered == args.interrupts}))
 
 
 if __name__ == "__main__":
