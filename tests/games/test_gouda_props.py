@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seed_parts import PARTS, seed_of_part, slow_in_parts
 from test_gouda_rules import MICE, RULES
 
 from cheesefw.games import CHANCE, PASS, REACTION, TERMINAL, as_action, gouda
@@ -144,6 +145,12 @@ def to_the_end(seed, options):
 # The default run: dozens of games checked at every step, hundreds played to the end.
 test_random_games_keep_every_invariant_at_every_step = games(40)(every_step)
 test_random_games_end_within_the_bound = games(400)(to_the_end)
-# `make test-slow`: thousands.
-test_hundreds_of_games_keep_every_invariant = pytest.mark.slow(games(300)(every_step))
+# `make test-slow`: thousands; the every-step games in parts that run side by side.
+
+
+def every_step_in_part(part, seed, options):
+    every_step(seed_of_part(seed, part, 2**32), options)
+
+
+test_hundreds_of_games_keep_every_invariant = slow_in_parts(games(300 // PARTS)(every_step_in_part))
 test_thousands_of_games_end_within_the_bound = pytest.mark.slow(games(3000)(to_the_end))

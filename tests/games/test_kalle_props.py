@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mpvm import FIRMWARE, run_mp
+from seed_parts import PARTS, seed_of_part, slow_in_parts
 
 from cheesefw.games import CHANCE, TERMINAL, kalle
 
@@ -159,7 +160,15 @@ def hypothesis_test(examples, body):
 
 test_random_games_keep_every_invariant_at_every_step = hypothesis_test(10, one_game)
 test_random_games_end_with_the_cheese_handed_out = hypothesis_test(150, to_the_end)
-test_thousands_of_games_keep_every_invariant = pytest.mark.slow(hypothesis_test(1000, one_game))
+# `make test-slow`: thousands; the every-step games in parts that run side by side.
+
+
+def one_game_in_part(part, seed, players, last_chance, must_swap):
+    one_game(seed_of_part(seed, part, 2**30), players, last_chance, must_swap)
+
+
+test_thousands_of_games_keep_every_invariant = slow_in_parts(
+    hypothesis_test(1000 // PARTS, one_game_in_part))
 test_thousands_of_games_end = pytest.mark.slow(hypothesis_test(5000, to_the_end))
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seed_parts import PARTS, seed_of_part, slow_in_parts
 
 from cheesefw.games import CHANCE, TERMINAL, kitchen
 
@@ -184,15 +185,13 @@ def hypothesis_test(examples, body):
 # The default run: a few dozen games checked at every step, some hundreds played to the end.
 test_random_games_keep_every_invariant_at_every_step = hypothesis_test(25, every_step)
 test_random_games_end_with_one_winner_within_the_bound = hypothesis_test(300, to_the_end)
-# `make test-slow`: thousands of each; the every-step games in four parts that run side by
-# side, each on its own quarter of the seeds.
-PARTS = 4
+# `make test-slow`: thousands of each; the every-step games in parts that run side by side.
 
 
 def every_step_in_part(part, seed, short, house):
-    every_step((seed + part * (2**30 // PARTS)) % 2**30, short, house)
+    every_step(seed_of_part(seed, part, 2**30), short, house)
 
 
-test_thousands_of_games_keep_every_invariant = pytest.mark.slow(pytest.mark.parametrize(
-    "part", range(PARTS))(hypothesis_test(2000 // PARTS, every_step_in_part)))
+test_thousands_of_games_keep_every_invariant = slow_in_parts(
+    hypothesis_test(2000 // PARTS, every_step_in_part))
 test_thousands_of_games_end_within_the_bound = pytest.mark.slow(hypothesis_test(5000, to_the_end))
