@@ -17,20 +17,22 @@ def signalled(vboard):
     return vboard.link.status()["interrupts_signalled"]
 
 
-def test_a_ctrl_c_stops_the_running_firmware_and_the_repl_line_without_a_signal(vboard):
+def stopped_at_the_prompt(vboard):
+    """The firmware up, then stopped by a Ctrl-C; what the board printed up to its prompt."""
     vboard.wait_protocol()
     vboard.port.write(b"\x03")
-    out = vboard.read_until(b">>> ")
-    assert b"KeyboardInterrupt" in out
+    return vboard.read_until(b">>> ")
+
+
+def test_a_ctrl_c_stops_the_running_firmware_and_the_repl_line_without_a_signal(vboard):
+    assert b"KeyboardInterrupt" in stopped_at_the_prompt(vboard)
     vboard.port.write(b"1 +\x03")  # at the prompt: the line is dropped, a new prompt comes
     assert vboard.read_until(b">>> ").endswith(b"1 +\r\n>>> ")
     assert signalled(vboard) == 0
 
 
 def test_what_follows_a_ctrl_c_reaches_the_board_after_it(vboard):
-    vboard.wait_protocol()
-    vboard.port.write(b"\x03")
-    vboard.read_until(b">>> ")
+    stopped_at_the_prompt(vboard)
     # In one write: "2*3", Ctrl-C (the line is dropped), then "4*5" on a line of its own.
     # Taken out of order, the board would read "2*34*5" and print 340.
     vboard.port.write(b"2*3\x034*5\r")
@@ -40,9 +42,7 @@ def test_what_follows_a_ctrl_c_reaches_the_board_after_it(vboard):
 
 
 def test_a_ctrl_c_ends_a_sleep_of_the_firmware_at_once(vboard):
-    vboard.wait_protocol()
-    vboard.port.write(b"\x03")
-    vboard.read_until(b">>> ")
+    stopped_at_the_prompt(vboard)
     vboard.port.write(b"import simboard; simboard.sleep_ms(3600000)\r")
     vboard.read_until(b"sleep_ms(3600000)\r\n")
     vboard.advance(1000)  # an hour's sleep, a second into it
@@ -55,9 +55,7 @@ def test_a_ctrl_c_ends_a_sleep_of_the_firmware_at_once(vboard):
 
 @pytest.mark.wall  # the grace a Ctrl-C gives code that never waits is the wall's
 def test_code_that_never_waits_is_stopped_by_a_signal_and_the_ctrl_c_counts_once(vboard):
-    vboard.wait_protocol()
-    vboard.port.write(b"\x03")
-    vboard.read_until(b">>> ")
+    stopped_at_the_prompt(vboard)
     vboard.port.write(b"while True: pass\r")
     vboard.read_until(b"while True: pass\r\n")
     vboard.port.write(b"\x03")
