@@ -62,6 +62,9 @@ class Client:
         # echoes what it is sent, as typed; a firmware never does), so it is not waited out.
         self.echo_means_no_reply = False
         self._last_sent = None
+        # Ids of a question's copies once one of them was answered: a slow board may still
+        # answer the others, and those replies belong to no one.
+        self._answered_copies = set()
 
     def request(self, cmd, **args):
         """Send a request; return the board's reply, or raise ProtocolError."""
@@ -111,6 +114,7 @@ class Client:
                 except (ProtocolError, ValueError):  # a line a reset cut short, say: noise
                     continue
                 if reply is not None and reply.get("id") in asked:
+                    self._answered_copies |= asked - {reply["id"]}
                     if not reply.get("ok"):
                         raise _refusal(cmd, reply)
                     return reply
@@ -140,6 +144,10 @@ class Client:
             if line is None:
                 raise _no_answer(self.timeout if timeout is None else timeout)
             reply = decode(line)
+            copy = reply.get("id") if reply is not None else None
+            if type(copy) is int and copy in self._answered_copies:
+                self._answered_copies.discard(copy)
+                continue
             # Errors for lines the board could not read carry no id: when waiting
             # for a given request they belong to something else (noise, a stale line).
             if reply is not None and (rid is None or reply.get("id") == rid):
