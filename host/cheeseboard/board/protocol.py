@@ -113,6 +113,8 @@ class Client:
                     reply = decode(line)
                 except (ProtocolError, ValueError):  # a line a reset cut short, say: noise
                     continue
+                if self._late_copy(reply):
+                    continue
                 if reply is not None and reply.get("id") in asked:
                     self._answered_copies |= asked - {reply["id"]}
                     if not reply.get("ok"):
@@ -144,14 +146,21 @@ class Client:
             if line is None:
                 raise _no_answer(self.timeout if timeout is None else timeout)
             reply = decode(line)
-            copy = reply.get("id") if reply is not None else None
-            if type(copy) is int and copy in self._answered_copies:
-                self._answered_copies.discard(copy)
+            if self._late_copy(reply):
                 continue
             # Errors for lines the board could not read carry no id: when waiting
             # for a given request they belong to something else (noise, a stale line).
             if reply is not None and (rid is None or reply.get("id") == rid):
                 return reply
+
+    def _late_copy(self, reply):
+        """Whether reply answers a copy of a question already answered (then forgotten: an
+        id comes round again)."""
+        copy = reply.get("id") if reply is not None else None
+        if type(copy) is int and copy in self._answered_copies:
+            self._answered_copies.discard(copy)
+            return True
+        return False
 
     def _readline(self, deadline):
         while b"\n" not in self._buf:

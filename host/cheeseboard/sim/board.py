@@ -202,7 +202,6 @@ class VirtualBoard(PtyBoard):
             os.set_blocking(fd, False)
             self._sel.register(fd, selectors.EVENT_READ)
         os.set_blocking(self._stdin_fd, False)
-        self._ready = False
         self._rx.clear()
         self._side_buf.clear()
         if self.clock is not None:
@@ -426,6 +425,8 @@ class VirtualBoard(PtyBoard):
         """Seconds until a Ctrl-C the VM has not taken is delivered by SIGINT (then delivered
         now: the VM computes without waiting, a hang's only way out, as the unix port's own
         Ctrl-C). The VM is told first ("i") to forget the "I" it never read."""
+        if self._interrupting is None:  # (most turns of the loop: no lock to take)
+            return 0.05
         with self._lock:
             if self._interrupting is None or not self._ready:
                 return 0.05
@@ -558,18 +559,19 @@ class _Wire:
         if self.rate is None or self.clock is not None:
             return 0.0
         level = max(1, min(want, (self.rate * FIFO_SECONDS + 1) / 2))
-        credit = self.credit + (time.monotonic() - self.last) * self.rate
-        return max(0.0, (level - credit) / self.rate)
+        return max(0.0, (level - self._credit(time.monotonic())) / self.rate)
 
     def allowance(self, want):
         if self.rate is None or self.clock is not None:
             return want
         now = time.monotonic()
-        # Credit builds up for at most FIFO_SECONDS, like a UART's small FIFO.
-        self.credit = min(self.credit + (now - self.last) * self.rate,
-                          self.rate * FIFO_SECONDS + 1)
-        self.last = now
+        self.credit, self.last = self._credit(now), now
         return min(want, int(self.credit))
+
+    def _credit(self, now):
+        """Bytes the wire may carry at `now`: credit builds up for at most FIFO_SECONDS,
+        like a UART's small FIFO."""
+        return min(self.credit + (now - self.last) * self.rate, self.rate * FIFO_SECONDS + 1)
 
     def spend(self, n):
         if self.rate is not None and self.clock is not None:
