@@ -97,24 +97,31 @@ def _steps(g, start, goals):
 
 
 def _swap(state, rng, legal):
-    """The strong starter: the rat away from the guard when it comes close, else a decoy."""
+    """The strong starter: the rat away from the guard when it comes close, else a decoy.
+
+    One pass over the swaps, keeping only the few that qualify: the list of every swap is
+    already the largest thing a move holds on a small heap."""
     g = state.grid
     rat = state.rat()
     near = g.nbrs[state.guard]
-    swaps = [a for a in legal if a != KEEP]
-    pairs = [(g.square(a[0]), g.square(a[1])) for a in swaps]
-    if rat in near:
-        away = [swaps[i] for i in range(len(swaps))
-                if rat in pairs[i] and [sq for sq in pairs[i] if sq != rat][0] not in near]
-        if away:
-            return away[rng.below(len(away))]
-    # A decoy: two face-down cards, one beside the guard, so a searcher cannot tell.
-    decoys = [swaps[i] for i in range(len(swaps)) if rat not in pairs[i]
-              and not state.up[pairs[i][0]] and not state.up[pairs[i][1]]
-              and (pairs[i][0] in near) != (pairs[i][1] in near)]
+    away = []  # swaps that take the rat from beside the guard to a card not beside it
+    decoys = []  # two face-down cards, one beside the guard, so a searcher cannot tell
+    for a in legal:
+        if a == KEEP:
+            continue
+        x, y = g.square(a[0]), g.square(a[1])
+        if rat == x or rat == y:
+            if rat in near and (y if rat == x else x) not in near:
+                away.append(a)
+        elif not state.up[x] and not state.up[y] and (x in near) != (y in near):
+            decoys.append(a)
+    if away:
+        return away[rng.below(len(away))]
     if decoys and rng.below(3):
         return decoys[rng.below(len(decoys))]
-    return legal[0] if legal[0] == KEEP else swaps[rng.below(len(swaps))]
+    if legal[0] == KEEP:
+        return KEEP
+    return legal[rng.below(len(legal))]  # (with no KEEP, every legal action is a swap)
 
 
 def _guess(state, rng, legal, strong):
