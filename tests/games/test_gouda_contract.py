@@ -176,6 +176,27 @@ def test_history_reads_like_a_list_without_decoding_it_all():
     assert len(back.history) == len(played) and back.history == h
 
 
+def test_a_resumed_game_counts_its_history_whether_it_played_on_first_or_not():
+    rng = random.Random(4)
+    st = gouda.State(RULES, {"players": 2})
+    for _ in range(40):
+        st.apply_action(choose(st, rng))
+    saved = st.to_dict()
+    more = []
+    for _ in range(5):
+        more.append(choose(st, rng))
+        st.apply_action(more[-1])
+    asked_first = gouda.State.from_dict(RULES, saved)
+    assert len(asked_first.history) == 40
+    played_first = gouda.State.from_dict(RULES, saved)
+    for a in more:
+        asked_first.apply_action(a)
+        played_first.apply_action(a)
+    for resumed in (asked_first, played_first):
+        assert len(resumed.history) == 45 and resumed.history == st.history
+        assert resumed.history[-1] == st.history[-1]
+
+
 def test_hints_light_the_spaces_of_a_move():
     st = position({"m2": [0, 1]}, turn=0)
     assert st.hint(("go", "m2")) == {"spaces": ["m2"], "text": "roll", "count": "m2"}

@@ -462,7 +462,7 @@ class State(Powers):
 
         A list-like view of the journal (see cheesefw.games.History): list(history) copies it.
         """
-        return History(lambda: self._actions, self._history_codes, self.board.decode)
+        return History(self._count, self._history_codes, self.board.decode)
 
     def to_dict(self):
         """The whole state as a plain dict (the history as hex: one byte per action)."""
@@ -502,7 +502,7 @@ class State(Powers):
         except ValueError:
             raise ValueError(f"state.h: expected a hex string, got {h!r}") from None
         st._log_len = len(h) // 2
-        st._actions = sum(1 for _ in st._history_codes())
+        st._actions = -1  # counted when first asked (_count): a resumed game need not walk its log
         if st.phase > OVER:
             raise ValueError(f"state.phase: expected a phase 0..{OVER}, got {st.phase!r}")
         return st
@@ -571,7 +571,8 @@ class State(Powers):
             self._log = self._log + bytearray(256)  # grow in steps: little slack
         h = self._log
         i = self._log_len
-        self._actions += 1
+        if self._actions >= 0:  # (else still to be counted, all at once)
+            self._actions += 1
         if c < 255:
             h[i] = c
             self._log_len = i + 1
@@ -580,6 +581,12 @@ class State(Powers):
             h[i + 1] = c >> 8
             h[i + 2] = c & 255
             self._log_len = i + 3
+
+    def _count(self):
+        """How many actions the history holds."""
+        if self._actions < 0:
+            self._actions = sum(1 for _ in self._history_codes())
+        return self._actions
 
     def _history_codes(self):
         """The history's codes in order, read back from the bytes _push wrote."""

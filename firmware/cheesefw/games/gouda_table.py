@@ -160,7 +160,8 @@ def _links(v, where, ids, i):
     """The space ids listed in v (space-separated) as a bitmask; never space i itself."""
     mask = 0
     for x in v.split():
-        if x not in ids or ids.index(x) == i or mask >> ids.index(x) & 1:
+        d = ids.index(x) if x in ids else i  # (an unknown id is refused as space i would be)
+        if d == i or mask >> d & 1:
             raise ValueError(f"rules.spaces.{where}: expected other space ids, got {x!r}")
-        mask |= 1 << ids.index(x)
+        mask |= 1 << d
     return mask

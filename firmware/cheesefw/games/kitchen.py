@@ -8,7 +8,7 @@ letter, row number); kitchen_moves.py holds the board and the path search. Every
 square id, a die face, a tile kind or STAY, so the history is kept as one byte an action.
 """
 
-from cheesefw.games import CHANCE, TERMINAL, History, as_action
+from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.kitchen_moves import (
     BONUS,
     CAT,
@@ -299,7 +299,7 @@ class State:
         ids = self.board.ids
         d = {
             "options": dict(self.options),
-            "history": list(self.history),
+            "history": [self._action(c) for c in self._log],  # list(self.history), one layer less
             "cat": ids[self.cat] if self.cat >= 0 else None,
             "mice": [ids[sq] if sq >= 0 else None for sq in self.mice],
         }
@@ -313,7 +313,7 @@ class State:
         """The state saved by to_dict; ValueError when `d` is malformed."""
         try:
             s = cls(rules, d["options"])
-            s._log = bytearray(s._code(as_action(a)) for a in d["history"])
+            s._log = bytearray(s._code(a) for a in d["history"])  # (a list is refused as a square)
             s.cat = s.board.square(d["cat"]) if d["cat"] is not None else -1
             s.mice = [s.board.square(sq) if sq is not None else -1 for sq in d["mice"]]
             for key in _FIELDS:
