@@ -157,3 +157,29 @@ def test_two_full_hands_on_one_space_take_turns_five_and_five():
     pieces = [["jug", 0]] * 5 + [["jug", 2]] * 5
     pages = _counted(pieces, players=3)
     assert pages[:2] == [[PALETTE["0"]] * 5, [PALETTE["2"]] * 5]
+
+
+def test_each_space_shows_what_the_view_puts_there_in_any_order():
+    # A made-up map whose ids are prefixes of one another ("a1", "a10", "a1b"), as the painter
+    # finds each space by searching the packed ids: no space may take another's colour.
+    profile = dict(PROFILE, maps={"gouda": {"a1": [0], "a10": [1], "a1b": [2], "b": [3, 4]}})
+    painter = Painter(profile, "gouda", GOUDA["palette"])
+
+    def lit(v, now=0):
+        frame = bytearray(3 * PROFILE["led"]["count"])
+        painter.paint(frame, v, now, 3)
+        return [px(frame, p) for p in range(5)]
+
+    empty, cheese, target = PALETTE["empty"], PALETTE["cheese"], PALETTE["target"]
+    assert lit(view()) == [empty] * 5
+    # Two marks on a space: the first shows. Marks out of their spaces' order are sorted first.
+    marks = [["a10", "cheese"], ["b", "target"], ["b", "cheese"], ["zz", "cheese"]]
+    assert lit(view(marks=marks)) == [empty, cheese, empty, target, target]
+    assert lit(view(marks=marks[::-1])) == [empty, cheese, empty, cheese, cheese]
+    pieces = [["b", 2], ["a1b", 1], ["a1", 0], ["b", 0]]  # out of order too
+    both = lit(view(marks=marks, pieces=pieces))  # a piece stands over a mark
+    assert both == [PALETTE["0"], cheese, PALETTE["1"], PALETTE["0"], PALETTE["2"]]
+    # A piece the view says blinks is hidden half the time, and what lies beneath shows.
+    v = view(marks=marks, pieces=pieces, blink=["b"])
+    assert lit(v, BLINK_MS) == [PALETTE["0"], cheese, PALETTE["1"], target, target]
+    assert lit(v, 0) == both

@@ -82,6 +82,25 @@ class PackedMap:
             at = names.find(space, end)
         return -1
 
+    def places(self, items):
+        """(place, item) for each of `items` (each led by a space id, sorted as the ids are)
+        whose space the map has: one forward search through the ids for them all (C on the
+        board), where a walk of every space would run Python for each space of the map."""
+        names = self.names
+        pos = q = 0  # the search goes on from pos, the start of the id at place q
+        for item in items:
+            space = item[0]
+            at = names.find(space, pos) if space else -1
+            while at >= 0:
+                end = at + len(space)
+                if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
+                    break
+                at = names.find(space, end)
+            if at >= 0:
+                q += names.count(" ", pos, at)
+                pos = at
+                yield q, item
+
     def values(self):
         start = 0
         for end in self.ends:
@@ -95,6 +114,15 @@ class PackedMap:
         for name in self.ids():
             spaces[name] = next(pixels)
         return spaces
+
+
+def _by_space(items):
+    """items ([space, ...] each) in the order of their spaces: as they come when they are
+    (the contract), else sorted (a game that lists them in its own order)."""
+    for j in range(1, len(items)):
+        if items[j][0] < items[j - 1][0]:
+            return sorted(items)
+    return items
 
 
 def _set(frame, pixel, rgb):
@@ -132,7 +160,7 @@ class Painter:
             if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
                 self.rgb[int(key)] = rgb
                 self.dim[key] = bytes(c // 8 for c in rgb)
-        self._blank = None
+        self._bare = None  # the frame every paint starts from (_bare_board)
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
     def pixels_of(self, space):
@@ -153,54 +181,36 @@ class Painter:
         offer: the hint of the choice under the cursor; seat: the seat to blink instead
         of the player to act (while someone picks their seat); signal: a status colour.
         """
-        if self._blank is None or len(self._blank) != len(frame):
-            self._blank = bytes(len(frame))
-        frame[:] = self._blank
+        if self._bare is None or len(self._bare) != len(frame):
+            self._bare = self._bare_board(len(frame))
+        frame[:] = self._bare  # every space glowing faintly, so the track stays visible
         colour = self.colour
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
-        by_space = {}
-        for space, who in view["pieces"]:  # sorted (the contract): equal owners are adjacent
-            owners = by_space.get(space)
-            if owners is None:
-                by_space[space] = [who]
-            elif owners[-1] != who:
-                owners.append(who)
-        empty = colour("empty", OFF)
-        # Marks and spaces are both sorted by id: walk them side by side (a dict of every mark
-        # would cost the heap a table as large as the board at every frame).
-        marks = view["marks"]
-        for j in range(1, len(marks)):
-            if marks[j][0] < marks[j - 1][0]:
-                marks = sorted(marks)  # a game that lists its marks in its own order
-                break
-        j = 0
         pixels = self.map.pixels
         ends = self.map.ends
-        q = start = 0  # the space's place, and where its pixels begin in `pixels` (end: ends[q])
-        # A view's "blink": spaces whose pieces blink (shown every other half period).
-        blink = view.get("blink") if not blink_on else None
-        for space in self.map.ids():  # the hot loop: locals, and slice copies inline
-            end = ends[q]
-            while j < len(marks) and marks[j][0] < space:
-                j += 1
-            mark = marks[j][1] if j < len(marks) and marks[j][0] == space else None
-            owners = by_space.get(space)
-            if blink and space in blink:
-                owners = None
-            if owners:
-                k = len(owners)
-                shift = cycle % k if k > end - start else 0  # crowded: the colours take turns
-                for n in range(end - start):  # n, not j: j walks the marks
-                    i = 3 * pixels[start + n]
-                    frame[i:i + 3] = colour(owners[(shift + n) % k])
-            else:  # a mark, or the bare space glowing faintly so the track stays visible
-                rgb = colour(mark) if mark is not None else empty
-                for n in range(start, end):
+        # Marks, then pieces over them: both sorted by space (the contract), each found in the
+        # map by one search; the spaces with neither cost nothing. A space's first mark shows.
+        shown = -1
+        for q, mark in self.map.places(_by_space(view["marks"])):
+            if q != shown:
+                shown = q
+                rgb = colour(mark[1])
+                for n in range(ends[q - 1] if q else 0, ends[q]):
                     i = 3 * pixels[n]
                     frame[i:i + 3] = rgb
-            start = end
-            q += 1
+        # A view's "blink": spaces whose pieces blink (shown every other half period).
+        blink = view.get("blink") if not blink_on else None
+        owners = []  # the owners on one space, each once (equal owners are adjacent: sorted)
+        last = -1
+        for q, (space, who) in self.map.places(_by_space(view["pieces"])):
+            if q != last:
+                self._crowd(frame, last, owners, cycle)
+                last = q
+                owners = [] if blink and space in blink else [who]
+            elif owners and owners[-1] != who:
+                owners.append(who)
+        self._crowd(frame, last, owners, cycle)
         for space, tower in view.get("stacks", ()):
             self._tower(frame, space, tower, blink_on, now // (2 * BLINK_MS), cycle)
         for space, keys in view.get("lights", ()):  # pixel by pixel; None and past the end: dark
@@ -246,6 +256,27 @@ class Painter:
             _set(frame, self.status, colour(offer["mark"]))
         elif view.get("mark"):  # what the game shows on its own (Gouda: an Extra Turn)
             _set(frame, self.status, colour(view["mark"]))
+
+    def _bare_board(self, size):
+        """A frame with every space of the map in the "empty" colour, the rest dark."""
+        frame = bytearray(size)
+        rgb = self.colour("empty", OFF)
+        for p in self.map.pixels:
+            _set(frame, p, rgb)
+        return bytes(frame)
+
+    def _crowd(self, frame, q, owners, cycle):
+        """The pieces on the space at place q: one owner's colour a pixel; when the colours
+        outnumber the pixels, they take turns."""
+        if not owners:
+            return
+        pixels = self.map.pixels
+        start = self.map.ends[q - 1] if q else 0
+        end = self.map.ends[q]
+        k = len(owners)
+        shift = cycle % k if k > end - start else 0
+        for n in range(end - start):
+            _set(frame, pixels[start + n], self.colour(owners[(shift + n) % k]))
 
     def _tower(self, frame, space, tower, blink_on, blinks, cycle):
         """A tower, top first: the top's colour on the space's first pixel, the pieces below
