@@ -1,6 +1,8 @@
 """The client's question asked again while a board boots: the late replies to its copies."""
 
-from cheeseboard.board.protocol import Client, encode
+from itertools import islice
+
+from cheeseboard.board.protocol import Client, asking_again, encode
 
 
 class SlowBoard:
@@ -38,3 +40,8 @@ def test_a_late_reply_to_an_answered_copy_is_not_taken_for_the_next_reply():
     assert len(board.asked) == 2  # the copy's reply (id 2) still waits on the line
     board.write(b"hello there\n")
     assert client.read_reply(timeout=1) == {"ok": False, "error": "bad frame"}
+
+
+def test_a_question_is_asked_again_twice_as_late_each_time_up_to_a_ceiling():
+    assert list(islice(asking_again(0.25), 6)) == [0.25, 0.5, 1.0, 2.0, 2.0, 2.0]
+    assert list(islice(asking_again(0.01, most=0.03), 4)) == [0.01, 0.02, 0.03, 0.03]

@@ -17,7 +17,7 @@ import time
 
 from cheeseboard import CheeseboardError
 from cheeseboard.board import ports
-from cheeseboard.board.protocol import Client, ProtocolError, decode, encode
+from cheeseboard.board.protocol import Client, ProtocolError, asking_again, decode, encode
 
 # --port, for every command that asks a running board: the port open_client opens.
 PORT_HELP = ("serial port (e.g. /dev/ttyACM0; a virtual board's /dev/pts/N; default: the one "
@@ -120,7 +120,7 @@ def _restart(serial, seconds):
     _why_it_stopped does not look)."""
     serial.write(b"\x04")
     out = b""
-    ask_at, wait = None, HELLO_AGAIN_S
+    ask_at, waits = None, asking_again(HELLO_AGAIN_S)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         got = serial.read(serial.in_waiting or 1)
@@ -134,7 +134,7 @@ def _restart(serial, seconds):
             return out, True
         if ask_at is None or time.monotonic() >= ask_at:
             serial.write(encode({"id": 0, "cmd": "hello"}))
-            ask_at, wait = time.monotonic() + wait, min(2 * wait, 2.0)
+            ask_at = time.monotonic() + next(waits)
     return out, False
 
 

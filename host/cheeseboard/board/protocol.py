@@ -50,6 +50,16 @@ def _no_answer(seconds):
     return NoAnswer("no answer from the board within %.1fs (is main.py running?)" % seconds)
 
 
+def asking_again(first, most=2.0):
+    """How long to wait before asking again, each time: `first` seconds, then twice as long
+    each time, up to `most` (a board that boots loses what it is asked; a slow one answers
+    every copy, so the copies must not come faster than it answers)."""
+    wait = first
+    while True:
+        yield wait
+        wait = min(2 * wait, most)
+
+
 class Client:
     """Talks the protocol over an open serial port (a pyserial `Serial`)."""
 
@@ -101,10 +111,10 @@ class Client:
         NoAnswer after `seconds` without one."""
         deadline = time.monotonic() + seconds
         asked = set()
-        wait = again_after
+        waits = asking_again(again_after, again_most)
         while True:
             asked.add(self._send(cmd, {}))
-            until = min(deadline, time.monotonic() + wait)
+            until = min(deadline, time.monotonic() + next(waits))
             while True:
                 line = self._readline(until)
                 if line is None:
@@ -122,7 +132,6 @@ class Client:
                     return reply
             if time.monotonic() >= deadline:
                 raise _no_answer(seconds)
-            wait = min(2 * wait, again_most)
 
     def _send(self, cmd, args):
         """Write one request; its id."""
