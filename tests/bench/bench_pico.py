@@ -1,6 +1,6 @@
 """Figures on an emulated Pico: MicroPython's rp2 port on rp2040js, in the chip's own time.
 
-    python tests/bench/bench_pico.py
+    python tests/bench/bench_pico.py [render]      (render: its render rows alone)
 
 The UF2s are `cheeseboard uf2`'s (MicroPython's own, and with the firmware frozen in: built
 once from ../shared/third_party or $CHEESEBOARD_MICROPYTHON, then cached); CHEESEBOARD_PICO_UF2
@@ -23,7 +23,8 @@ The emulator does not model the flash's XIP wait states: every figure errs on th
 - on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
   mean and worst; each game with the board playing every seat, its longest tick and the ticks
   over 10 ms; a frame write through the HAL at 64 and 256 pixels against the wire
-  time; a journal line appended on LittleFS.
+  time; a journal line appended on LittleFS; render plus power limit of a 6-player Gouda
+  frame against a frame copy (render_on_vm.py, as bench_render.py runs it on the unix port).
 """
 
 import json
@@ -109,9 +110,38 @@ def pico_uf2s():
         return None, None
 
 
+# The busiest frame of the Pico's profile, drawn on the chip (render_on_vm.py, as
+# bench_render.py runs it on the unix port): render plus power limit against a frame copy.
+RENDER_GAME = ("gouda", {"players": 6, "powers": True, "markers": 3, "festival": False,
+                         "extra_cheese": False})
+
+
+def render_rows(board):
+    """render_on_vm.py's figures on the board, as rows against its frame-copy loop."""
+    r = on_chip(board, "render_on_vm.py", "100", RENDER_GAME[0], json.dumps(RENDER_GAME[1]))
+    base = r["copy_us"]
+    return [
+        ("a loop that copies the frame byte by byte, %d px (us)" % r["count"], "%.0f" % base,
+         "the baseline, this run"),
+        ("render + power limit of a 6-player Gouda frame (us)", "%.0f" % r["render_us"],
+         "%.1fx the copy loop (target 3x)" % (r["render_us"] / base)),
+        ("a tick that redraws: view, hint, render, limit, show (us)", "%.0f" % r["redraw_us"],
+         "%.1fx the copy loop" % (r["redraw_us"] / base)),
+    ]
+
+
 def main():
     uf2, frozen = pico_uf2s()
     if not uf2:
+        return 0
+    if sys.argv[1:] == ["render"]:  # the render rows alone: a flash and one script
+        with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+            board = VBoard(Path(tmp) / "ours.bin", target="pico", uf2=uf2)
+            result = flash(board, profile=PROFILE)
+            assert result.outcome == "up", result.error
+            rows = render_rows(board)
+            board.stop()
+        print_table("emulated Pico: render (rp2040js; errs fast: no XIP wait states)", rows)
         return 0
     profile = load_profile(PROFILE)
     rows, frozen_rows = [], []
@@ -140,6 +170,7 @@ def main():
         first = again.link.frame_event
         hello = again.wait_protocol(timeout=60)
         chip = on_chip(again, "pico_on_chip.py")
+        rows += render_rows(again)
         # whole games through the engine (games_on_vm.py's): 6-player Gouda, the kitchen
         heaps = peak_heaps(again)
         # a Gatenkaas hand's legal placements, and the board's choice (games_on_vm.py's)

@@ -10,6 +10,7 @@ tick with nothing changed writes no frame.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,89 +37,6 @@ GAMES = (
     ("gatenkaas", {"players": 4, "hands": "open"}),  # open: its ghost is drawn
 )
 
-# Runs on the VM, in a firmware image (.mpy, as flashed) with the largest profile.
-VM = """
-import json, time
-from cheesefw import app, profile_file, render
-from cheesefw.engine import core
-from quiet_board import QuietBoard
-
-def per_tick(fn, n=%(n)d):
-    # The best of five rounds: a garbage collection or the host's other work lands in one
-    # round, not in all; the baseline is measured the same way.
-    best = None
-    for _ in range(5):
-        t0 = time.ticks_us()
-        for _ in range(n // 5):
-            fn()
-        us = time.ticks_diff(time.ticks_us(), t0) / (n // 5)
-        best = us if best is None else min(best, us)
-    return best
-
-profile = profile_file.load_profile()
-count = profile["led"]["count"]
-out = render.new_frame(count)
-
-def copy_loop():
-    f, o = frame, out
-    for i in range(len(f)):
-        o[i] = f[i]
-
-limiter = render.PowerLimiter(profile["led"])
-white = bytearray(b"\\xff" * (3 * count))
-board = QuietBoard(profile)
-engine = core.Engine(board)
-engine.start_game(%(game)r, %(options)r)
-a = app.App(board, engine)
-a.tick()
-frame = bytearray(a._work)  # the game's own first frame: within budget
-
-def game_tick():
-    board.now += 10
-    a.tick()
-
-def redraw_tick():
-    board.now += 10
-    a._dirty = True
-    a.tick()
-
-ma_full_white = profile["led"].get("ma_full_white", 60)  # the current, as the limiter reckons it
-assert sum(frame) * ma_full_white // 765 <= profile["led"]["budget_ma"]
-r = {"count": count, "copy_us": per_tick(copy_loop),
-     "limit_white_us": per_tick(lambda: limiter.limit(white, out)),
-     "limit_frame_us": per_tick(lambda: limiter.limit(frame, out))}
-limiter.limit(white, out)
-r["white_ma"] = sum(out) * ma_full_white // 765
-f0 = board.frames
-r["tick_us"] = per_tick(game_tick)
-r["game_frames"] = board.frames - f0
-r["redraw_us"] = per_tick(redraw_tick)
-# Render plus limit alone: the painter drawing the game's view into a frame, then the limiter
-# (the game's own view() and hint() are the game's cost, measured with the whole tick above).
-scene = engine.scene
-view = scene.state.view()
-offer = scene.state.hint(scene.choices[0]) if scene.choices else None
-canvas = render.new_frame(count)
-
-def render_limit():
-    scene.painter.paint(canvas, view, board.now, scene.players, offer)
-    limiter.limit(canvas, out)
-
-r["render_us"] = per_tick(render_limit)
-# Nothing changes: the menu, no button, no blink.
-board2 = QuietBoard(profile)
-idle = app.App(board2, core.Engine(board2))
-idle.tick()
-f0 = board2.frames
-def idle_tick():
-    board2.now += 10
-    idle.tick()
-r["idle_us"] = per_tick(idle_tick, 100)
-r["idle_frames"] = board2.frames - f0
-print(json.dumps(r))
-"""
-
-
 def largest_profile():
     profiles = [paths.load_profile(n) for n in paths.profile_names()]
     return max(profiles, key=lambda p: p["led"]["count"])
@@ -137,10 +55,11 @@ def run(n=N):
             (Path(image) / rel).parent.mkdir(exist_ok=True)
             (Path(image) / rel).write_bytes(data)
         env = dict(os.environ, MICROPYPATH=image)
-        code = VM % {"n": n, "game": game, "options": options}
+        # Run from the image's folder, as the board runs it (its own folder first on the path).
+        shutil.copy(HERE / "render_on_vm.py", image)
         r = subprocess.run([micropython_binary(), "-X", "heapsize=%d" % profile["heap"],
-                            "-c", code], cwd=image, env=env, capture_output=True,
-                           text=True, timeout=600)
+                            "render_on_vm.py", str(n), game, json.dumps(options)],
+                           cwd=image, env=env, capture_output=True, text=True, timeout=600)
     if r.returncode:
         raise RuntimeError("micropython: %s%s" % (r.stdout, r.stderr))
     result = json.loads(r.stdout.strip().splitlines()[-1])
