@@ -83,5 +83,32 @@ UF2_FIXTURES = {"stock_uf2", "frozen_uf2"}
 
 def pytest_collection_modifyitems(items):
     """The tests that need a Pico's UF2 run first: the build (minutes on a fresh machine) then
-    starts at once, and on every core (`make test`) the other workers run the rest meanwhile."""
-    items.sort(key=lambda item: not UF2_FIXTURES & set(getattr(item, "fixturenames", ())))
+    starts at once, and on every core (`make test`) the other workers run the rest meanwhile.
+    Then the rest, with the tests that wait on the wall (marked `wall`) spread evenly among the
+    others: each worker gets its share of them, and while one waits the others compute. (In
+    file order, the slow set's two hundred power cuts came last, on every worker at once,
+    waiting beside idle cores for five minutes.)"""
+    uf2 = [item for item in items if UF2_FIXTURES & set(getattr(item, "fixturenames", ()))]
+    rest = [item for item in items if item not in uf2]
+    waiting = [item for item in rest if item.get_closest_marker("wall")]
+    computing = [item for item in rest if not item.get_closest_marker("wall")]
+    items[:] = uf2 + spread(waiting, computing)
+
+
+def spread(few, many):
+    """The items of `few` among those of `many` at even intervals, each list's own order kept;
+    each placed at the nearest boundary between two of `many`'s files, so that no file's
+    module fixtures (a virtual board, say) are set up twice for one of `few` in between."""
+    out = []
+    k = 0
+    for i, item in enumerate(many):
+        if i == 0 or _file(item) != _file(many[i - 1]):
+            while k < len(few) and k * len(many) // len(few) <= i:
+                out.append(few[k])
+                k += 1
+        out.append(item)
+    return out + few[k:]
+
+
+def _file(item):
+    return item.nodeid.split("::")[0]
