@@ -84,15 +84,20 @@ UF2_FIXTURES = {"stock_uf2", "frozen_uf2"}
 def pytest_collection_modifyitems(items):
     """The tests that need a Pico's UF2 run first: the build (minutes on a fresh machine) then
     starts at once, and on every core (`make test`) the other workers run the rest meanwhile.
-    Then the rest, with the tests that wait on the wall (marked `wall`) spread evenly among the
-    others: each worker gets its share of them, and while one waits the others compute. (In
-    file order, the slow set's two hundred power cuts came last, on every worker at once,
-    waiting beside idle cores for five minutes.)"""
+
+    Then the rest, for workers that each take a share of the list in its order (pytest-xdist's
+    worksteal): the long computing checks of the slow set and the tests that wait on the wall
+    (marked `wall`) each spread evenly over it, so that every worker gets its share of both,
+    and while one waits the others compute. (In file order, the kitchen's four parts ran one
+    after another on one worker, and the two hundred power cuts came last, every worker
+    waiting at once beside idle cores.)"""
     uf2 = [item for item in items if UF2_FIXTURES & set(getattr(item, "fixturenames", ()))]
     rest = [item for item in items if item not in uf2]
     waiting = [item for item in rest if item.get_closest_marker("wall")]
-    computing = [item for item in rest if not item.get_closest_marker("wall")]
-    items[:] = uf2 + spread(waiting, computing)
+    long = [item for item in rest
+            if item.get_closest_marker("slow") and not item.get_closest_marker("wall")]
+    others = [item for item in rest if item not in waiting and item not in long]
+    items[:] = uf2 + spread(waiting, spread(_taking_turns(long), others))
 
 
 def spread(few, many):
@@ -108,6 +113,19 @@ def spread(few, many):
                 k += 1
         out.append(item)
     return out + few[k:]
+
+
+def _taking_turns(items):
+    """items, one file's at a time in turn (the kitchen's four parts no longer side by side)."""
+    files = {}
+    for item in items:
+        files.setdefault(_file(item), []).append(item)
+    queues = list(files.values())
+    out = []
+    while queues:
+        out += [queue.pop(0) for queue in queues]
+        queues = [queue for queue in queues if queue]
+    return out
 
 
 def _file(item):
