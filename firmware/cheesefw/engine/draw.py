@@ -71,35 +71,37 @@ class PackedMap:
 
     def index(self, space):
         """The place of space among the sorted ids, or -1 when the map has no such space.
-        Found by the string's own search and count (C on the board), not id by id: the
-        painter asks for every lit space of a frame, which on a 16x16 board is hundreds."""
-        names = self.names
-        at = names.find(space) if space else -1
-        while at >= 0:
-            end = at + len(space)
-            if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
-                return names.count(" ", 0, at)
-            at = names.find(space, end)
-        return -1
+        Found by the string's own search and count (C on the board), not id by id."""
+        at = self._find(space, 0)
+        return self.names.count(" ", 0, at) if at >= 0 else -1
 
     def places(self, items):
         """(place, item) for each of `items` (each led by a space id, sorted as the ids are)
         whose space the map has: one forward search through the ids for them all (C on the
         board), where a walk of every space would run Python for each space of the map."""
-        names = self.names
         pos = q = 0  # the search goes on from pos, the start of the id at place q
         for item in items:
-            space = item[0]
-            at = names.find(space, pos) if space else -1
-            while at >= 0:
-                end = at + len(space)
-                if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
-                    break
-                at = names.find(space, end)
+            at = self._find(item[0], pos)
             if at >= 0:
-                q += names.count(" ", pos, at)
+                q += self.names.count(" ", pos, at)
                 pos = at
                 yield q, item
+
+    def span(self, q):
+        """Where the pixels of the space at place q begin and end in `pixels`."""
+        return self.ends[q - 1] if q else 0, self.ends[q]
+
+    def _find(self, space, pos):
+        """Where id `space` begins in the ids at or after pos (a whole id, not a part of
+        one: "a1" is not found in "a10"), or -1."""
+        names = self.names
+        at = names.find(space, pos) if space else -1
+        while at >= 0:
+            end = at + len(space)
+            if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
+                return at
+            at = names.find(space, end)
+        return -1
 
     def values(self):
         start = 0
@@ -168,8 +170,8 @@ class Painter:
         q = self.map.index(space)
         if q < 0:
             return ()
-        ends = self.map.ends
-        return self.map.pixels[ends[q - 1] if q else 0:ends[q]]
+        start, end = self.map.span(q)
+        return self.map.pixels[start:end]
 
     def colour(self, key, default=WHITE):
         rgb = self.rgb.get(key)
@@ -188,7 +190,6 @@ class Painter:
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
         pixels = self.map.pixels
-        ends = self.map.ends
         # Marks, then pieces over them: both sorted by space (the contract), each found in the
         # map by one search; the spaces with neither cost nothing. A space's first mark shows.
         shown = -1
@@ -196,7 +197,8 @@ class Painter:
             if q != shown:
                 shown = q
                 rgb = colour(mark[1])
-                for n in range(ends[q - 1] if q else 0, ends[q]):
+                start, end = self.map.span(q)
+                for n in range(start, end):
                     i = 3 * pixels[n]
                     frame[i:i + 3] = rgb
         # A view's "blink": spaces whose pieces blink (shown every other half period).
@@ -271,8 +273,7 @@ class Painter:
         if not owners:
             return
         pixels = self.map.pixels
-        start = self.map.ends[q - 1] if q else 0
-        end = self.map.ends[q]
+        start, end = self.map.span(q)
         k = len(owners)
         shift = cycle % k if k > end - start else 0
         for n in range(end - start):
