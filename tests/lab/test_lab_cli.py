@@ -3,10 +3,14 @@ folder outside the repository; one line naming what is wrong, non-zero, no trace
 nothing written to --out."""
 
 import json
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
-from installed import assert_clear_refusal, run
+from installed import assert_clear_refusal, run, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,3 +79,23 @@ def test_without_matplotlib_the_lab_gives_a_command_that_works_from_here(tmp_pat
     assert os.access(command[0], os.X_OK) and command[1:4] == ["-m", "pip", "install"], said
     assert any(word.strip("'").startswith("matplotlib") for word in command[4:]), said
     assert "-e" not in command and ".[lab]" not in said, said
+
+
+@pytest.mark.wall  # the Ctrl-C falls at a wall instant, while the workers play
+def test_ctrl_c_on_several_workers_ends_at_once_with_one_line_and_writes_nothing(tmp_path):
+    # Games enough for minutes of play: an interrupt must not wait for the batches not begun.
+    proc = start(tmp_path, "lab", "gouda", "--games", "200000", "--jobs", "2", "--out", "out",
+                 text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(3)
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the lab played on for 30 s after a Ctrl-C") from None
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
+    assert not (tmp_path / "out").exists()

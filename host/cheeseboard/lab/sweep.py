@@ -40,13 +40,18 @@ def run(spec, games, jobs=1, dask=None, progress=None):
 
 
 def _on_processes(jobs, spec, cuts, progress):
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+    try:
         futures = [pool.submit(play_batch, spec, first, count) for first, count in cuts]
         for future in concurrent.futures.as_completed(futures):
             future.result()  # a worker's error, raised here
             if progress:
                 progress(cuts[futures.index(future)][1])
         return [f.result() for f in futures]
+    finally:
+        # On the way out for any reason (a Ctrl-C, a worker's error), the batches not yet
+        # begun are dropped: a plain `with` would play every one of them first.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _on_dask(address, spec, cuts, progress):
