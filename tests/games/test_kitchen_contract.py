@@ -184,7 +184,11 @@ def test_to_dict_is_plain_data_and_from_dict_rebuilds_it():
         dict(d, phase="dance"),
         dict(d, cheese="3"),
         dict(d, mice=["a4"]),
-        dict(d, history=["zz"]),
+        dict(d, log="zz"),
+        # no action has these codes (a square is < 42, a tile 240..246, a die 248..253, STAY 255)
+        *(dict(d, log=d["log"] + code) for code in ("2a", "c3", "ef", "f7", "fe")),
+        dict(d, log=d["log"][:-1]),
+        dict(d, log=list(s.history)),
         dict(d, cat="q1"),
         dict(d, tiles=["spoon"] * 42),
     ):

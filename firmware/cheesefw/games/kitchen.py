@@ -8,6 +8,8 @@ letter, row number); kitchen_moves.py holds the board and the path search. Every
 square id, a die face, a tile kind or STAY, so the history is kept as one byte an action.
 """
 
+import binascii
+
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.kitchen_moves import (
     BONUS,
@@ -87,7 +89,7 @@ PLUS1 = "plus1"
 PLUS2 = "plus2"
 KINDS = (ARROW, CHEESE, DISH, FORK, KNIFE, PLUS1, PLUS2)  # sorted: the deal's outcomes
 
-# What to_dict saves besides the options, the history and the squares of the pieces.
+# What to_dict saves besides the options, the history (its log) and the squares of the pieces.
 _FIELDS = "phase side tiles dealt out home cheese roll extra mover bonus turns winner".split()
 _PHASES = (DEAL, PLACE, ROLL, PICK, MOVE, BONUS, FREE, TAKE, OVER)
 
@@ -299,7 +301,7 @@ class State:
         ids = self.board.ids
         d = {
             "options": dict(self.options),
-            "history": [self._action(c) for c in self._log],  # list(self.history), one layer less
+            "log": binascii.hexlify(self._log).decode(),  # the history in hex (one byte an action)
             "cat": ids[self.cat] if self.cat >= 0 else None,
             "mice": [ids[sq] if sq >= 0 else None for sq in self.mice],
         }
@@ -313,7 +315,7 @@ class State:
         """The state saved by to_dict; ValueError when `d` is malformed."""
         try:
             s = cls(rules, d["options"])
-            s._log = bytearray(s._code(a) for a in d["history"])  # (a list is refused as a square)
+            s._log = s._read_log(d["log"])
             s.cat = s.board.square(d["cat"]) if d["cat"] is not None else -1
             s.mice = [s.board.square(sq) if sq is not None else -1 for sq in d["mice"]]
             for key in _FIELDS:
@@ -475,6 +477,17 @@ class State:
         if a in KINDS:
             return 240 + KINDS.index(a)
         return self.board.square(a, "history")
+
+    def _read_log(self, text):
+        # The history as to_dict saves it: in hex, every byte one that _code gives.
+        try:
+            log = bytearray(binascii.unhexlify(text))
+        except ValueError:
+            log = None
+        n = self.board.n
+        if log is None or any(n <= c < 240 or c == 247 or c == 254 for c in log):
+            raise ValueError("kitchen: state.log expected the history in hex, got %r" % (text,))
+        return log
 
     def _action(self, c):
         if c < 240:
