@@ -52,9 +52,9 @@ def with_rat_moved(s):
     if rat < 0 or s.phase in (kalle.SHOW, kalle.OVER):
         return None
     other = [sq for sq in range(s.grid.n) if not s.up[sq] and sq != rat]
-    twin = kalle.State(s.rules_for_tests, s.options)
-    for a in s.history:
-        twin.apply_action(a)
+    # A copy of every field but the table's (shared, as play never changes it): the replay of
+    # the history it stands for would cost a game's length at every step.
+    twin = copy.deepcopy(s, {id(s.grid): s.grid, id(s.rules_for_tests): s.rules_for_tests})
     x = other[len(s.history) % len(other)]
     twin.cards[rat], twin.cards[x] = twin.cards[x], twin.cards[rat]
     return twin
