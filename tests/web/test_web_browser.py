@@ -145,7 +145,10 @@ def test_a_whole_game_of_each_game_played_on_the_page(open_board, game, options,
         else:
             board.advance(500)  # the board's own seat, a reaction window, a card turned over
     assert s["wait"] == "over", s
-    assert s["winners"] is not None and "winners: " in board.page.text_content("#state")
+    assert s["winners"] is not None
+    # The page shows the board's state each 100 ms or more of its clock: the end within a few.
+    board.wait_for("document.getElementById('state').textContent.includes('winners: ')", 1000,
+                   what="the winners on the page")
     assert secret > 10 if game == "gatenkaas" else secret == 0
 
 
