@@ -91,12 +91,16 @@ def pytest_collection_modifyitems(items):
     and while one waits the others compute. (In file order, the kitchen's four parts ran one
     after another on one worker, and the two hundred power cuts came last, every worker
     waiting at once beside idle cores.)"""
-    uf2 = [item for item in items if UF2_FIXTURES & set(getattr(item, "fixturenames", ()))]
-    rest = [item for item in items if item not in uf2]
-    waiting = [item for item in rest if item.get_closest_marker("wall")]
-    long = [item for item in rest
-            if item.get_closest_marker("slow") and not item.get_closest_marker("wall")]
-    others = [item for item in rest if item not in waiting and item not in long]
+    uf2, waiting, long, others = [], [], [], []
+    for item in items:
+        if UF2_FIXTURES & set(getattr(item, "fixturenames", ())):
+            uf2.append(item)
+        elif item.get_closest_marker("wall"):
+            waiting.append(item)
+        elif item.get_closest_marker("slow"):
+            long.append(item)
+        else:
+            others.append(item)
     items[:] = uf2 + spread(waiting, spread(_taking_turns(long), others))
 
 
