@@ -1,5 +1,10 @@
 """Buttons pressed on the virtual board's pins reach the firmware as the player meant."""
 
+import os
+import signal
+import time
+from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.board
@@ -57,3 +62,37 @@ def test_a_stuck_button_is_reported_and_the_others_still_work(vboard):
     vboard.link.release("back")
     vboard.sleep(0.3)
     assert vboard.request("state")["stuck"] == []
+
+
+def vm_process(board):
+    """The MicroPython VM's process id: the simulator's child (started from any of its threads)."""
+    tasks = Path("/proc/%d/task" % board.proc.pid)
+    children = [int(pid) for task in tasks.iterdir()
+                for pid in (task / "children").read_text().split()]
+    assert len(children) == 1, children
+    return children[0]
+
+
+@pytest.mark.parametrize("delay_ms", [0, 5, 10, 15, 20, 30])
+def test_a_press_counts_once_though_the_vm_is_held_still_in_its_middle(make_vboard, delay_ms):
+    """A busy host may hold the VM still for longer than a press lasts (SIGSTOP here, for a
+    second, at several instants of a 60 ms press): the board's clock counts at most a tick of
+    that stall, as a real board's CPU and clock never part, so the press still counts, once."""
+    board = make_vboard(clock="real")
+    board.wait_protocol()
+    start = board.request("state")["state"]
+    choices = start["choices"]
+    want = choices[(choices.index(start["value"]) + 1) % len(choices)]
+    vm = vm_process(board)
+    board.link.press("next", hold_ms=60)
+    time.sleep(delay_ms / 1000)  # where the stall falls: the verdict is the same at any instant
+    os.kill(vm, signal.SIGSTOP)
+    try:
+        time.sleep(1.0)
+    finally:
+        os.kill(vm, signal.SIGCONT)
+    board.wait_until(lambda: board.request("state")["state"]["value"] == want, timeout=30,
+                     what="the press to move the menu one step")
+    board.link.press("ok", hold_ms=60)  # a press after it: the first one is over, and once
+    board.wait_until(lambda: board.request("state")["state"]["step"] != "game", timeout=30)
+    assert board.request("state")["state"]["game"] == want

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +32,9 @@ def _missing():
 
 
 MISSING = _missing()
+
+PAGE_EPOCH_MS = 1_800_000_000_000  # the paused page clock's start (a date in 2027)
+WALL_FLOOR_S = 60.0  # a paused page's wait gives up no sooner than this on the wall
 
 
 class Site:
@@ -62,7 +66,10 @@ class WebBoard:
         if fake_clock:
             # The page's clock (and so the firmware's ticks_ms) moves only when the test says:
             # a whole game plays in seconds, its timings (the dice's roll, the bot's pause) intact.
-            self.page.clock.install()
+            # Paused from the start: an installed clock otherwise flows with the wall's, and a
+            # test's two looks at the page would see two instants a busy machine sets apart.
+            self.page.clock.install(time=PAGE_EPOCH_MS)
+            self.page.clock.pause_at(PAGE_EPOCH_MS + 1)
         self.page.goto(url)
 
     def js(self, expr):
@@ -76,13 +83,17 @@ class WebBoard:
             self.page.wait_for_timeout(ms)
 
     def wait_for(self, expr, ms=20000, step=50, what=None):
-        """Advance the board until the JS expression is true; its value."""
+        """Advance the board until the JS expression is true; its value. Gives up after ms of
+        the page's time, and with the page's clock paused no sooner than WALL_FLOOR_S of the
+        wall's: what the page awaits outside its timers (loading the VM, a fetch) takes the
+        wall's time, however little of the page's has passed."""
         waited = 0
+        floor = time.monotonic() + (WALL_FLOOR_S if self.fake_clock else 0)
         while True:
             value = self.js(expr)
             if value:
                 return value
-            if waited >= ms:
+            if waited >= ms and time.monotonic() >= floor:
                 raise AssertionError("timed out after %d ms waiting for %s; the page says: %s; "
                                      "console ends: %s" % (ms, what or expr, self.js(
                                          "document.getElementById('status').textContent"),

@@ -75,5 +75,6 @@ def test_the_page_draws_each_vision_as_the_checks_simulate_it(browser, site, ope
             drawn = tuple(int(v) for v in fill[4:-1].split(","))
             assert off(drawn, want) <= TOLERANCE, (vision, px)
     board.page.select_option("#vision", "normal")
-    assert board.js("document.querySelector('#px-0').getAttribute('fill')") == \
-        "rgb(%d,%d,%d)" % tuple(bytes.fromhex(board.js("window.cheeseboard.frameHex()"))[:3])
+    fill, hexa = board.js("[document.querySelector('#px-0').getAttribute('fill'), "
+                          "window.cheeseboard.frameHex()]")  # one look: one instant
+    assert fill == "rgb(%d,%d,%d)" % tuple(bytes.fromhex(hexa)[:3])

@@ -309,7 +309,8 @@ def run(board, profile, out=sys.stdout):
                 out.flush()
             due = presses.due(time.monotonic())
             if due and board.is_on:
-                board.set_pin(due[0], press_levels(due[1]))
+                # the release's time too: a press sent after it starts no sooner
+                board.set_pin(due[0], press_levels(due[1]) + [(due[1] + RELEASE_MS, 1)])
             ready, _, _ = select.select([fd], [], [], presses.next_wait(time.monotonic()))
             if not ready:
                 continue

@@ -115,24 +115,43 @@ def _take_side():
 # -- the board's clock ------------------------------------------------------------------
 
 
+# In real time the board's clock is the wall's less the time the VM stood still, held back by
+# the host's scheduler (a busy machine, a SIGSTOP): a real board's CPU and clock never part, so
+# a gap between two looks at the clock counts as one tick at most, beyond what a sleep asked
+# for. A 70 ms press then lasts 70 ms of the board's time however long the VM was held.
+STALL_COUNTED_MS = 10
+_held_back_ms = 0  # the wall's time not counted
+_last_look = None  # the wall's ms at the last look at the clock
+
+
+def _real_ms(slept=0):
+    """The board's clock in real time; slept: the ms a sleep since the last look asked for."""
+    global _held_back_ms, _last_look
+    wall = time.ticks_ms()
+    if _last_look is not None:
+        gap = time.ticks_diff(wall, _last_look) - max(0, slept) - STALL_COUNTED_MS
+        if gap > 0:
+            _held_back_ms += gap
+    _last_look = wall
+    return time.ticks_add(wall, -_held_back_ms)
+
+
 def ticks_ms():
-    return time.ticks_ms() if _now is None else time.ticks_add(0, _now)
-
-
-def ticks_us():
-    return time.ticks_us() if _now is None else time.ticks_add(0, _now * 1000)
+    return _real_ms() if _now is None else time.ticks_add(0, _now)
 
 
 def sleep_ms(ms):
     """Sleep on the board's clock: in virtual time, until the host has moved it past the end."""
     if _now is None:  # real time: on the side channel's poll, which a Ctrl-C ends
-        end = time.ticks_add(time.ticks_ms(), ms)
+        end = time.ticks_add(_real_ms(), ms)
+        slept = 0
         while True:
             check_interrupt()
-            left = time.ticks_diff(end, time.ticks_ms())
+            left = time.ticks_diff(end, _real_ms(slept))
             if left <= 0:
                 return
             _poll.poll(left)
+            slept = left
     if ms <= 0:
         check_interrupt()
         return
