@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
-.PHONY: play web uf2 test test-slow lint bench bench-uf2 clean
+.PHONY: play web uf2 test test-slow test-load lint bench bench-uf2 clean
 # The web board's VM and the emulated Pico (rp2040js): the npm packages pinned in package.json,
 # exactly as package-lock.json says.
 NPM_STAMP := node_modules/.installed
@@ -49,8 +49,9 @@ TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(os.cpu_count() + 1)')
 workers = $(if $(filter 0,$(1)),,-n $(1) --dist worksteal)
 PARALLEL = $(call workers,$(TEST_JOBS))
 
+# PYTEST_ARGS: more of pytest's options (CI: --durations=15, the slowest tests named).
 test: lint $(NPM_STAMP)  ## lint, type-check the firmware, and run the test suite
-	$(BIN)/python -m pytest -q $(PARALLEL)
+	$(BIN)/python -m pytest -q $(PARALLEL) $(PYTEST_ARGS)
 
 # The slow set with two workers more again (three more than the cores): its two hundred power
 # cuts in real time are a third of its tests' time, nine tenths of it waiting on the wall.
@@ -58,6 +59,12 @@ SLOW_JOBS ?= $(if $(filter 0,$(TEST_JOBS)),0,$(shell echo $$(($(TEST_JOBS) + 2))
 
 test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
 	$(BIN)/python -m pytest -q -m '' $(call workers,$(SLOW_JOBS))
+
+# The default suite RUNS times (10), each beside a busy loop per core and a second copy of the
+# heaviest tests: its verdict must not change (tests/bench/bench_load.py; an hour or more).
+RUNS ?= 10
+test-load: $(STAMP) $(NPM_STAMP)  ## the suite on a busy machine, again and again
+	$(BIN)/python tests/bench/bench_load.py --runs $(RUNS) --jobs $(TEST_JOBS) --idle
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests

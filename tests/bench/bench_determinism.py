@@ -35,8 +35,8 @@ from table import print_table  # noqa: E402
 
 def board_tests():
     """`cheeseboard test`'s set: it leaves out the tests that keep the wall's clock on purpose
-    (marked wall: a person's terminal, Ctrl-C at wall instants, the emulated chip), which a
-    busy machine may change, and that they say so is what their mark is for."""
+    (marked wall: a person's terminal, Ctrl-C at wall instants, the emulated chip), whose
+    outputs beyond their verdict a busy machine may change (bench_load.py runs them)."""
     from cheeseboard.sim.command import quick_set
 
     return quick_set()

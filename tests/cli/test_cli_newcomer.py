@@ -65,7 +65,7 @@ def test_flash_and_info_refuse_a_silence_they_cannot_use_before_touching_a_port(
 CLOCK = ("--clock", DEFAULT_CLOCK)
 
 
-def _wait_answer(port, timeout=20.0):
+def _wait_answer(port, timeout=60.0):
     client = Client(port, timeout=2)
     return client, client.ask_until_answered("hello", timeout)
 
@@ -227,7 +227,7 @@ def test_the_readme_names_every_subcommand():
         assert "cheeseboard %s" % name in readme, name
 
 
-def _read_until(fd, marker, timeout=20.0):
+def _read_until(fd, marker, timeout=60.0):
     data = b""
     deadline = time.monotonic() + timeout
     while marker not in data and time.monotonic() < deadline:
@@ -240,7 +240,7 @@ def _read_until(fd, marker, timeout=20.0):
     return data
 
 
-def _state_when(client, controller, predicate, timeout=10.0):
+def _state_when(client, controller, predicate, timeout=60.0):
     """Poll the board's state (reading the view's output meanwhile) until predicate holds."""
     deadline = time.monotonic() + timeout
     while True:

@@ -6,11 +6,10 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from installed import assert_clear_refusal, run, start
+from installed import assert_clear_refusal, run, start, wait_for_group
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,18 +80,18 @@ def test_without_matplotlib_the_lab_gives_a_command_that_works_from_here(tmp_pat
     assert "-e" not in command and ".[lab]" not in said, said
 
 
-@pytest.mark.wall  # the Ctrl-C falls at a wall instant, while the workers play
+@pytest.mark.wall  # a Ctrl-C while the workers play
 def test_ctrl_c_on_several_workers_ends_at_once_with_one_line_and_writes_nothing(tmp_path):
     # Games enough for minutes of play: an interrupt must not wait for the batches not begun.
     proc = start(tmp_path, "lab", "gouda", "--games", "200000", "--jobs", "2", "--out", "out",
                  text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(3)
+        wait_for_group(proc, 3)  # the lab and its two workers
         os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
         try:
-            _, err = proc.communicate(timeout=30)
+            _, err = proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
-            raise AssertionError("the lab played on for 30 s after a Ctrl-C") from None
+            raise AssertionError("the lab played on for 60 s after a Ctrl-C") from None
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

@@ -5,6 +5,7 @@ test's, not the developer's)."""
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 CHEESEBOARD = str(Path(sys.executable).parent / "cheeseboard")
@@ -41,3 +42,26 @@ def assert_clear_refusal(result, *words):
     said = result.stdout + result.stderr
     for word in words:
         assert word in said, said
+
+
+def wait_for_group(proc, size, timeout=120.0):
+    """Wait until proc's session (started with start_new_session) holds size processes: its
+    workers are up. A condition, not a time: a busy machine brings them up later."""
+    deadline = time.monotonic() + timeout
+    while len(group_members(proc.pid)) < size:
+        assert proc.poll() is None, "the command ended before its workers came up"
+        assert time.monotonic() < deadline, "no %d processes within %d s" % (size, timeout)
+        time.sleep(0.05)
+
+
+def group_members(pgid):
+    """The ids of the running processes in process group pgid."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(stat.parent.name))
+    return members

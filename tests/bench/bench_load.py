@@ -1,0 +1,132 @@
+"""The whole default suite on a busy machine: the same verdict, run after run.
+
+    python tests/bench/bench_load.py [--runs N] [--jobs J] [--idle] [PYTEST_OPTION ...]
+    make test-load                        # the same, RUNS=N JOBS=J
+
+Each run is `make test`'s pytest (the default set, J workers: the cores + 1 unless given; 0
+runs it in one process) while a busy loop per core and a second copy of the heaviest tests
+(those on the wall's clock: the emulated Pico, flashing with power cuts, the terminal view;
+and the web board's) keep the machine busy. It prints each run's time and outcome, every test
+that failed in any run with how often, and the slowest tests; with --idle, one run first on the
+idle machine, the baseline the loaded runs' times are compared with. Exit status 1 when a test
+failed in any loaded run.
+
+Measured on this machine's cores, in wall seconds (that is the point: a test's verdict may
+not depend on them). What it leaves out: the slow set (`make test-slow`).
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from bench_determinism import start_load  # noqa: E402
+from table import print_table  # noqa: E402
+
+HEAVY = ["-m", "wall and not slow", "tests", "tests/web"]  # the second copy's tests
+SLOWEST = 15
+
+
+def workers(jobs):
+    return [] if jobs == 0 else ["-n", str(jobs), "--dist", "worksteal"]
+
+
+def run_suite(jobs, report, extra):
+    """(wall seconds, {test id: outcome}, {test id: seconds}) of one run of the default set."""
+    began = time.monotonic()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    "--junitxml", str(report), *workers(jobs), *extra],
+                   cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.monotonic() - began
+    outcomes, times = {}, {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        name = "%s::%s" % (case.get("classname"), case.get("name"))
+        kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+        outcomes[name] = kinds[0] if kinds else "passed"
+        times[name] = float(case.get("time") or 0)
+    return seconds, outcomes, times
+
+
+class SecondCopy:
+    """The heaviest tests again and again, in a process of their own, until stopped; their
+    outcomes are not the point (they are the load)."""
+
+    def __init__(self):
+        self.stopping = threading.Event()
+        self.proc = None
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        while not self.stopping.is_set():
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *HEAVY],
+                cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True)
+            self.proc.wait()
+
+    def stop(self):
+        self.stopping.set()
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, 9)
+        self.thread.join(30)
+
+
+def summary(outcomes):
+    counts = Counter(outcomes.values())
+    return "%d passed, %d failed, %d errors, %d skipped" % (
+        counts["passed"], counts["failure"], counts["error"], counts["skipped"])
+
+
+def main(argv):
+    runs, jobs, idle = 10, (os.cpu_count() or 1) + 1, False
+    while argv[:1] and argv[0] in ("--runs", "--jobs", "--idle"):
+        if argv[0] == "--idle":
+            idle, argv = True, argv[1:]
+        elif argv[0] == "--runs":
+            runs, argv = int(argv[1]), argv[2:]
+        else:
+            jobs, argv = int(argv[1]), argv[2:]
+    rows, failures, slowest = [], Counter(), {}
+    baseline = None
+    loaded = []
+    with tempfile.TemporaryDirectory(prefix="cheeseboard-load-") as tmp:
+        if idle:
+            baseline, outcomes, _ = run_suite(jobs, Path(tmp) / "idle.xml", argv)
+            rows.append(("idle machine (baseline)", "%.0f s" % baseline, summary(outcomes)))
+        for i in range(runs):
+            hogs, copy = start_load(), SecondCopy()
+            try:
+                seconds, outcomes, times = run_suite(jobs, Path(tmp) / ("run%d.xml" % i), argv)
+            finally:
+                copy.stop()
+                for hog in hogs:
+                    hog.terminate()
+            loaded.append(seconds)
+            failures.update(k for k, v in outcomes.items() if v in ("failure", "error"))
+            for name, t in times.items():
+                slowest[name] = max(t, slowest.get(name, 0.0))
+            against = " (%.2fx idle)" % (seconds / baseline) if baseline else ""
+            rows.append(("busy, run %d of %d" % (i + 1, runs), "%.0f s%s" % (seconds, against),
+                         summary(outcomes)))
+    rows.append(("tests that failed in any busy run", str(len(failures)),
+                 "; ".join("%s (%d of %d)" % (k, n, runs) for k, n in failures.most_common())
+                 or "none"))
+    for name, t in sorted(slowest.items(), key=lambda kv: -kv[1])[:SLOWEST]:
+        rows.append(("slowest: " + name, "%.1f s" % t, "longest of the busy runs"))
+    print_table("the default suite beside a busy loop per core and a second copy of the "
+                "heaviest tests (%d workers; python tests/bench/bench_load.py)" % jobs, rows)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
