@@ -8,9 +8,11 @@ line with status 130 and the board's program running.
 """
 
 import json
+import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from installed import CHEESEBOARD, assert_clear_refusal, run, user_env
@@ -169,25 +171,40 @@ def test_every_board_command_finds_the_board_by_its_usb_ids(tmp_path):
 
 
 def _interrupt_after(tmp_path, board, seconds, *args):
-    """Start `cheeseboard ARGS`, press Ctrl-C once it has talked to the board for seconds;
+    """Start `cheeseboard ARGS`, press Ctrl-C seconds after it has opened the board's port;
     (status, stderr)."""
-    heard = board.link.status()["bytes_in"]
     proc = subprocess.Popen(
         [CHEESEBOARD, *args], cwd=str(tmp_path), env=user_env(tmp_path), text=True,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         # a command started in the background may inherit SIGINT ignored: a person's terminal
         # does not do that
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    # From the command's first byte to the board, not from its start: a busy machine takes
-    # longer to start Python, and the Ctrl-C is meant for the command's work.
+    # From the moment the command opens the port, not from its start: a busy machine takes
+    # longer to start Python, and the Ctrl-C is meant for the command's work. (Not the board's
+    # count of bytes: a copy of the last command's question may still reach it meanwhile.)
     deadline = time.monotonic() + 120
-    while board.link.status()["bytes_in"] == heard and proc.poll() is None:
-        assert time.monotonic() < deadline, "the command never talked to the board"
+    while not _has_open(proc.pid, board.pty) and proc.poll() is None:
+        assert time.monotonic() < deadline, "the command never opened the board's port"
         time.sleep(0.01)
     time.sleep(seconds)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return proc.returncode, err
+
+
+def _has_open(pid, path):
+    """Whether process pid holds path open."""
+    try:
+        fds = list(Path("/proc/%d/fd" % pid).iterdir())
+    except OSError:
+        return False  # it ended
+    for fd in fds:
+        try:
+            if os.readlink(fd) == path:
+                return True
+        except OSError:
+            continue  # closed meanwhile
+    return False
 
 
 @pytest.mark.wall  # Ctrl-C at wall instants of a command's work
