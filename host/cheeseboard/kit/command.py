@@ -22,6 +22,9 @@ def add_parser(sub):
                    help="a profile in hardware/profiles (default: every one)")
     p.add_argument("--out", metavar="DIR", help="where to write (default: hardware/build)")
     p.set_defaults(run=do_cad, interrupted="what was written is whole; the rest is not")
+    from cheeseboard.kit import bringup
+
+    bringup.add_parser(sub)
 
 
 def _profiles(names):
