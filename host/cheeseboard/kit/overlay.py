@@ -21,6 +21,7 @@ CUT = "#e4007c"  # the cutter's line: windows, button holes, the sheet's edge
 INK = "#222"
 FILL = {"space": "#dbe8f6", "hole": "#ead9f2", "table": "#f2e2cc", "die": "#eeeeee",
         "seat": "#ffffff", "status": "#fbd3d3", "meter": "#dff0d6"}
+TRAP = "#f4c6bd"
 WORDS = {"die": "die", "status": "status light", "meter": "meter"}
 
 
@@ -99,7 +100,7 @@ def body(lay, profile, game, table=None):
     out += _title(lay, game)
     for r in regs:
         x, y, w, h = _box(lay, r.pixels)
-        fill = FILL[r.kind]
+        fill = TRAP if r.name == "trap" else FILL[r.kind]  # the Katz road's traps stand out
         if r.kind == "seat":
             seat = int(r.key.split()[1]) - 1
             fill = _colour(palette[str(seat)]) if str(seat) in palette else fill
