@@ -100,6 +100,27 @@ def test_a_space_renamed_in_the_rule_table_is_renamed_on_the_overlay():
     assert ">milk churn</text>" in after and "big jug" not in after
 
 
+def test_overlay_draws_the_table_a_board_was_synced_with(tmp_path, capsys):
+    table = read_table("gouda")
+    next(s for s in table["spaces"] if s[0] == "m3")[1] = "rocking chair"
+    rules = tmp_path / "gouda.json"
+    rules.write_text(json.dumps(table))
+    out = tmp_path / "out"
+    assert cli.main(["overlay", "gouda", "--profile", "pico", "--rules", str(rules), "--page",
+                     "A4", "--out", str(out)]) == 0
+    svg = (out / "pico" / "gouda.svg").read_text()
+    assert ">rocking chair</text>" in svg and ">chair</text>" not in svg
+    with _pdf((out / "pico" / "gouda-A4.pdf").read_bytes()) as doc:
+        assert "rockingchair" in doc.pages[0].extract_text().replace(" ", "")
+    # A table that is not one is refused in a line, before anything is written.
+    rules.write_text('{"game": "gouda", "spaces": 3}')
+    assert cli.main(["overlay", "gouda", "--profile", "pico", "--rules", str(rules),
+                     "--out", str(tmp_path / "none")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cheeseboard: --rules: %s: " % rules) and err.count("\n") == 1
+    assert not (tmp_path / "none").exists()
+
+
 def test_a_sheet_larger_than_the_page_is_tiled_with_overlaps():
     profile = paths.load_profile("pico16")
     lay = panel.layout(profile)

@@ -15,6 +15,9 @@ def add_parser(sub):
                    help="a profile in hardware/profiles (default: every one)")
     p.add_argument("--page", action="append", metavar="SIZE",
                    help="A4, Letter or WIDTHxHEIGHT in mm (default: A4 and Letter)")
+    p.add_argument("--rules", metavar="FILE",
+                   help="the rule table the board plays (as `cheeseboard rules sync` sends "
+                        "it) for the one GAME given (default: firmware/rules/GAME.json)")
     p.add_argument("--out", metavar="DIR", help="where to write (default: hardware/build)")
     p.set_defaults(run=do_overlay, interrupted="what was written is whole; the rest is not")
     p = sub.add_parser("cad", help=CAD_HELP, description=CAD_HELP)
@@ -54,8 +57,9 @@ def _out(args):
     return Path(args.out) if args.out else paths.ROOT / "hardware" / "build"
 
 
-def overlay_files(profile, lay, games, pages):
-    """{file name: bytes} of every overlay asked for; PanelError before anything is made."""
+def overlay_files(profile, lay, games, pages, table=None):
+    """{file name: bytes} of every overlay asked for (table: the one game's rule table, else
+    the firmware's); PanelError before anything is made."""
     from cheeseboard.kit import overlay
     from cheeseboard.kit import pages as paper
     from cheeseboard.kit.panel import PanelError
@@ -66,8 +70,8 @@ def overlay_files(profile, lay, games, pages):
                              % (profile["name"], ", ".join(sorted(profile["maps"])), game))
     files = {}
     for game in games or sorted(profile["maps"]):
-        files["%s.svg" % game] = overlay.svg(lay, profile, game).encode()
-        body = overlay.body(lay, profile, game)
+        files["%s.svg" % game] = overlay.svg(lay, profile, game, table).encode()
+        body = overlay.body(lay, profile, game, table)
         for page in pages:
             files["%s-%s.pdf" % (game, page)] = paper.pdf(paper.page_svgs(lay, body, page))
     return files
@@ -90,14 +94,32 @@ def _write(folder, files):
         print("wrote %s" % _shown(folder / name))
 
 
+def _table(args):
+    """The rule table in --rules, for the one game named, checked as `cheeseboard rules check`
+    checks it."""
+    import json
+    from pathlib import Path
+
+    from cheeseboard.kit.panel import PanelError
+    from cheeseboard.rules.check import check_file
+
+    if len(args.games) != 1:
+        raise PanelError("--rules: name the one GAME it is the table of")
+    errors = check_file(args.rules, args.games[0])
+    if errors:
+        raise PanelError("--rules: %s: %s" % (args.rules, errors[0]))
+    return json.loads(Path(args.rules).read_text(encoding="utf-8"))
+
+
 def do_overlay(args):
     from cheeseboard.kit import pages as paper
 
     pages = args.page or ["A4", "Letter"]
     for page in pages:
         paper.page_size(page)
+    table = _table(args) if args.rules else None
     chosen = _profiles(args.profile)
-    made = [(lay.name, overlay_files(profile, lay, args.games, pages))
+    made = [(lay.name, overlay_files(profile, lay, args.games, pages, table))
             for profile, lay in chosen]
     for name, files in made:
         _write(_out(args) / name, files)

@@ -62,8 +62,9 @@ def printing(profiles):
            "50 mm. Cut along the magenta lines: the sheet's edge, a window over each pixel "
            "that shows something, and the %s mm holes for the buttons (prev, next, ok, back, "
            "roll from left to right). Every space carries its name from the game's rule table "
-           "(`firmware/rules/GAME.json`): a table changed there changes the overlay, so "
-           "print it again after `cheeseboard rules sync`. The crosses go on the panel's "
+           "(`firmware/rules/GAME.json`): a table changed there changes the overlay; for a "
+           "house table you sync to the board, draw it from that file: `.venv/bin/cheeseboard "
+           "overlay gouda --profile pico --rules my-gouda.json`. The crosses go on the panel's "
            "corners.\n\n" % overlay._f(BUTTON_HOLE)]
     for p, others, game in overlay_groups(profiles):
         also = " (also %s)" % ", ".join("`%s`" % o for o in others) if others else ""
