@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
 
-.PHONY: play web uf2 test test-slow test-load lint bench bench-uf2 clean
+.PHONY: play web uf2 overlays hardware test test-slow test-load lint bench bench-uf2 clean
 # The web board's VM and the emulated Pico (rp2040js): the npm packages pinned in package.json,
 # exactly as package-lock.json says.
 NPM_STAMP := node_modules/.installed
@@ -33,6 +33,13 @@ play: $(PLAY_STAMP)  ## play on the virtual board in this terminal (Gatenkaas: P
 
 uf2: $(PLAY_STAMP)  ## MicroPython for a Pico with the firmware frozen in: cheeseboard-$(PROFILE).uf2
 	$(BIN)/cheeseboard uf2 --profile $(PROFILE)
+
+# The maker's kit, for every profile, into hardware/build/PROFILE/ (hardware/README.md).
+overlays: $(PLAY_STAMP)  ## each game's overlay to print at 1:1: SVG, and PDF on A4 and Letter
+	$(BIN)/cheeseboard overlay
+
+hardware: overlays  ## the overlays, and the grid, case and back as STLs (Debian's openscad)
+	$(BIN)/cheeseboard cad
 
 $(NPM_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \

@@ -27,6 +27,7 @@ class App:
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
+        handlers["selftest"] = self._selftest
         more = getattr(self.scene, "handlers", None)
         if more:  # the engine's own commands (the rule tables')
             handlers.update(more())
@@ -39,6 +40,15 @@ class App:
             return getattr(answers, name)(self, request)
 
         return run
+
+    def _selftest(self, request):
+        from cheesefw import selftest  # the bring-up test: a board that plays never loads it
+
+        return selftest.command(self, request)
+
+    def redraw(self):
+        """Draw the scene again at the next tick (a scene was put in place)."""
+        self._dirty = True
 
     def tick(self):
         """One pass of the main loop; writes a frame only when it changed."""
@@ -53,6 +63,10 @@ class App:
             self.server.feed(data)
         if self.scene.update(now):
             self._dirty = True
+        if getattr(self.scene, "over", False):  # the self-test is done: back to the game
+            from cheesefw import selftest
+
+            selftest.end(self)
         if self._dirty:
             self._dirty = False
             self.scene.draw(self._work)
@@ -116,4 +130,11 @@ def _power_on(trial, feed):
         forget("cheesefw.startup", "cheesefw.profile_file", "cheesefw.first_boot",
                "cheesefw.checked")
         gc.collect()
-    return App(*started) if isinstance(started, tuple) else started
+    if not isinstance(started, tuple):
+        return started
+    app = App(*started)
+    if [b for b in app.buttons.buttons if b.name == "roll" and b.pressed]:
+        from cheesefw import selftest  # roll held at power-on: the bring-up test
+
+        selftest.begin(app, app.board.ticks_ms(), held=("roll",))
+    return app

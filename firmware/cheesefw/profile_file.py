@@ -41,7 +41,7 @@ def load_profile(open_file=open, name=None):
         spaces = profile["maps"][game]
         for space in spaces:
             spaces[space] = _pack(spaces[space])
-    for key in ("notes", "bom", "supply", "title"):  # for people and the host, not the board
+    for key in ("notes", "bom", "supply", "title", "panel"):  # for people and the host
         profile.pop(key, None)
     return profile
 

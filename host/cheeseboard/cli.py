@@ -8,6 +8,7 @@ import sys
 from cheeseboard import NOT_STARTED, CheeseboardError, __version__
 from cheeseboard.board import command as board_command
 from cheeseboard.flash import command as flash_command
+from cheeseboard.kit import command as kit_command
 from cheeseboard.lab import command as lab_command
 from cheeseboard.profiles import command as profiles_command
 from cheeseboard.replay import command as replay_command
@@ -19,7 +20,7 @@ from cheeseboard.web import command as web_command
 
 # The rooms, in the order their subcommands are listed in --help.
 ROOMS = (sim_command, board_command, profiles_command, rules_command, web_command,
-         flash_command, scenario_command, lab_command, uf2_command, replay_command)
+         flash_command, scenario_command, lab_command, uf2_command, replay_command, kit_command)
 
 # What Ctrl-C leaves behind where a subcommand says nothing of its own: it only asked.
 NOTHING_CHANGED = "the board was only asked, nothing changed on it"

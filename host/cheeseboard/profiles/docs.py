@@ -37,10 +37,13 @@ def pin_name(profile, pin):
 
 def render_all(profiles):
     """{path under hardware/: text} for every generated file."""
+    from cheeseboard.kit import guide  # it draws with the pictures, which use positions()
+
     docs = {"README.md": readme(profiles), "bom.md": bom(profiles)}
     for p in profiles:
         docs["diagrams/%s-wiring.svg" % p["name"]] = wiring_svg(p)
         docs["diagrams/%s-layout.svg" % p["name"]] = layout_svg(p)
+    docs.update(guide.files(profiles))
     return docs
 
 
@@ -58,13 +61,18 @@ def bom(profiles):
 
 
 def readme(profiles):
+    from cheeseboard.kit import guide
+
     out = [HEADER, "# Building a cheeseboard\n\n",
-           "Every board is one chain of WS2812B pixels (an 8x8 matrix under a printed overlay "
-           "per game), five push buttons and a microcontroller. The profiles in `profiles/` "
-           "say which pin does what; this file, [the parts list](bom.md) and the diagrams in "
-           "`diagrams/` are generated from them (`cheeseboard profile docs`), and "
-           "`cheeseboard profile check` checks them as the board does at boot.\n\n",
-           "## The boards\n\n| profile | controller | firmware | LED data | buttons "
+           "Every board is one chain of WS2812B pixels (an LED matrix under a printed overlay "
+           "per game, a printed grid between them), five push buttons and a microcontroller, "
+           "in a printed case. The profiles in `profiles/` say which pin does what and which "
+           "panel the board has; this file, [the parts list](bom.md), the diagrams, the "
+           "overlays and the CAD files are generated from them (`cheeseboard profile docs`, "
+           "`make overlays`, `make hardware`), and `cheeseboard profile check` checks them "
+           "as the board does at boot. Follow the steps in order.\n\n",
+           "## 1. Parts\n\nThe parts for each board are in [the parts list](bom.md).\n\n"
+           "| profile | controller | firmware | LED data | buttons "
            "(prev, next, ok, back, roll) | pixels | LED budget | heap |\n"
            "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n"]
     for p in profiles:
@@ -74,8 +82,10 @@ def readme(profiles):
             else "MicroPython", p["arch"], pin_name(p, p["led"]["pin"]),
             ", ".join(pin_name(p, b[k]) for k in ("prev", "next", "ok", "back", "roll")),
             p["led"]["count"], p["led"]["budget_ma"], p["heap"]))
+    out.append("\n" + guide.parts(profiles))
+    out.append("\n## 2. Print the overlays, the grid and the case\n\n" + guide.printing(profiles))
     out.append(
-        "\n## Wiring\n\n"
+        "\n## 3. Wire\n\n"
         "- **LEDs**: the controller's LED pin, through the level shifter (3.3 V to 5 V) and a "
         "330 ohm resistor, to the matrix's DIN. Pixel 0 is the first on the chain.\n"
         "- **Buttons**: each between its pin and GND. The firmware turns on the pin's pull-up "
@@ -86,7 +96,7 @@ def readme(profiles):
     for p in profiles:
         out.append("![%s wiring](diagrams/%s-wiring.svg)\n" % (p["name"], p["name"]))
     out.append(
-        "\n## Power\n\n"
+        "\n### Power\n\n"
         "A WS2812B draws about `led.ma_full_white` mA at full white. The firmware estimates "
         "each frame's current from its colours and scales the whole frame down when it would "
         "pass `led.budget_ma`, so the supply must give the budget plus the controller's "
@@ -97,13 +107,13 @@ def readme(profiles):
         out.append("| `%s` | %d mA | %d mA | %s V %s A |\n" % (
             p["name"], led["count"] * led.get("ma_full_white", 60), led["budget_ma"],
             s["volts"], s["amps"]))
-    out.append("\n## Layouts\n\nWhat each pixel shows, per game (the overlay's holes go over "
+    out.append("\n### Layouts\n\nWhat each pixel shows, per game (the overlay's holes go over "
                "these): spaces by id, then the die, the seat lights, the status light and the "
                "meter.\n\n")
     for p in profiles:
         out.append("![%s layout](diagrams/%s-layout.svg)\n" % (p["name"], p["name"]))
     out.append(
-        "\n## Flash\n\nFirst put the firmware's runtime on the controller:\n\n")
+        "\n## 4. Flash\n\nFirst put the firmware's runtime on the controller:\n\n")
     for p in profiles:
         out.append("- `%s`: %s\n" % (p["name"], FLASH[p["platform"]] % {"name": p["name"]}))
     out.append(
@@ -122,6 +132,27 @@ def readme(profiles):
         "At boot the firmware checks `profile.json`; a wrong one stops it with a line per "
         "fault on the console (`mpremote connect /dev/ttyACM0 repl`), such as "
         "`profile.json: maps.gouda.m3: pixel 70 is past led.count 64`.\n\n"
+        "## 5. Run the bring-up test\n\n"
+        "Before the first game, check what you soldered: hold **roll** while you power the "
+        "board on (let go when the first pixel lights), or from a computer:\n\n"
+        "```sh\n.venv/bin/cheeseboard selftest --port /dev/ttyACM0\n```\n\n"
+        "The board lights each pixel in turn in red, then green, then blue: a pixel in the "
+        "wrong colour means a wrong `led.order` in the profile, a dark one a dead pixel (or a "
+        "break in the data line just before it). Then every pixel white for a second and a "
+        "half, through the power limiter: the report gives what the panel would draw "
+        "unlimited and the budget it is held to (the host adds whether the profile's supply "
+        "covers it). Then it asks for each button in turn, prev, next, ok, back, roll: the die "
+        "column shows which (one pixel for prev, five for roll) and `cheeseboard selftest` "
+        "says its name; press it once. Another button pressed instead (two pins swapped), "
+        "one held down from the start (stuck), one push that gives two presses (bouncing) or "
+        "no press in 10 s is reported by name. At the end the status light is green (no "
+        "faults) or red; press any button to go back to the menu. `cheeseboard selftest` "
+        "prints the report as it comes and saves it (`selftest-PROFILE.txt`, or `--out "
+        "FILE`); it exits with status 1 when there were faults.\n\n"
+        "## 6. Play\n\n"
+        "Lay the grid on the panel, the overlay on the grid (the crosses on the panel's "
+        "corners), close the case and power the board: it starts in its menu, and "
+        "[Playing](../docs/playing.md) says the rest.\n\n"
         "## Try it first on the virtual board\n\n"
         "`cheeseboard sim --profile NAME` runs the firmware with that profile on the "
         "MicroPython VM, its heap capped to the profile's `heap`; "

@@ -60,6 +60,13 @@ def check_profile(profile, name=None):
     elif not isinstance(supply.get("amps"), int | float) or budget > supply["amps"] * 1000:
         errors.append("supply.amps: %r A cannot feed led.budget_ma %s" % (supply.get("amps"),
                                                                           budget))
+    if m.get("width") and m.get("height"):
+        from cheeseboard.kit.panel import PanelError, layout
+
+        try:  # the overlays and the case are drawn from it
+            layout(profile)
+        except PanelError as e:
+            errors.append(str(e))
     if not profile.get("bom"):
         errors.append("bom: expected the parts list, [[qty, part, what for], ...]")
     return errors
