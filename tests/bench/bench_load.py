@@ -16,6 +16,7 @@ not depend on them). What it leaves out: the slow set (`make test-slow`).
 """
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -75,9 +76,16 @@ class SecondCopy:
             self.proc.wait()
 
     def stop(self):
+        """A Ctrl-C, so that its fixtures stop the boards they started (each in a session of its
+        own, which a kill of this group would leave running); a kill if that hangs."""
         self.stopping.set()
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, 9)
+        proc = self.proc
+        if proc and proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(120)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
         self.thread.join(30)
 
 
