@@ -246,6 +246,14 @@ def _words(value):
     return str(value)
 
 
+def _unsaid(board):
+    """The words line of a board that tells the view nothing (an emulated Pico has no side
+    channel into its firmware): where its words can be had."""
+    if board.is_on and not getattr(board, "tells_state", True):
+        return ["in words: cheeseboard state --port %s" % board.pty_path]
+    return []
+
+
 def game_shown(profile, frame, flash_dir):
     """The game whose overlay the board shows: the one in its journal, or in the menu the one
     whose spaces are lit (the menu lights the game on offer, and nothing else on the map)."""
@@ -305,7 +313,7 @@ def run(board, profile, out=sys.stdout):
                     seen, playing = described["game"], described.get("mode") == "play"
                 game = seen or game  # between games' frames, the last overlay stays
                 out.write(draw(board.frame, profile, status, game, playing,
-                               say(board.described), shown[3]))
+                               say(board.described) or _unsaid(board), shown[3]))
                 out.flush()
             due = presses.due(time.monotonic())
             if due and board.is_on:
