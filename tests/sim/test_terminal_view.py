@@ -135,19 +135,19 @@ def test_the_move_on_offer_is_named_and_a_abandons_the_game(terminal):
     t.wait_for(r"menu: players = 2 ")
     t.keys("\r")
     for _ in range(12):  # the other options as they are offered (every seat a person's)
-        step = re.search(r"menu: (\S+( \d)?) = |$", t.wait_for(r"menu: |to choose")).group(1)
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |to choose")).group(1)
         if not step:
             break
         t.keys("\r")
-        t.wait_for(r"menu: (?!%s = )|to choose" % step)
+        t.wait_for(r"menu: (?!%s = )|to choose" % re.escape(step))
     # Gouda begins with each player placing a mouse on a start space.
-    first = t.wait_for(r"gouda, move 0: player 1 to choose; on offer: place \w+ \(one of 3\)")
+    first = t.wait_for(r"gouda, move 0: player 1 to choose: put your mice on \w+ \(one of 3\)")
     t.assert_fits(first)
-    offered = re.search(r"on offer: (place \w+)", first).group(1)
+    offered = re.search(r"to choose: (put your mice on \w+)", first).group(1)
     t.keys(".")
-    t.assert_fits(t.wait_for(r"player 1 to choose; on offer: (?!%s )place \w+" % offered))
+    t.assert_fits(t.wait_for(r"player 1 to choose: (?!%s )put your mice on \w+" % offered))
     t.keys("\r")
-    t.assert_fits(t.wait_for(r"gouda, move 1: player 2 to choose; on offer: place \w+"))
+    t.assert_fits(t.wait_for(r"gouda, move 1: player 2 to choose: put your mice on \w+"))
     t.keys("a")
     t.wait_for(r"menu: game = ", seconds=30)
 
@@ -165,20 +165,20 @@ def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
     choose(t, "game", "gatenkaas")
     t.keys("\r")
     for _ in range(12):  # the options and seats as offered: hands hidden, every seat a person
-        step = re.search(r"menu: (\S+( \d)?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
         if not step:
             break
         t.keys("\r")
-        t.wait_for(r"menu: (?!%s = )|hidden hand" % step)
-    said = t.wait_for(r"a hidden hand: p holds roll down to see it")
+        t.wait_for(r"menu: (?!%s = )|hidden hand" % re.escape(step))
+    said = t.wait_for(r"a hidden hand: hold roll down to see it \(key p\)")
     t.assert_fits(said)
-    assert "pale where it would lie" in said and "Enter lays it (before p: refused)" in said
+    assert "pale where it would lie" in said and "Enter lays it (unseen: refused)" in said
     # Holding roll shows the hand: the card on offer in words, and where to look
     t.keys("p")
-    seen = t.wait_for(r"p lets go")
+    seen = t.wait_for(r"roll let go hides it")
     t.assert_fits(seen)
-    assert re.search(r"player \d's hand: (card|cat) \d+: blocks \d+, feeds \d+ \(\d+ in all\)\r",
-                     seen)
+    assert re.search(r"player \d's hand: lay (card|cat) \d+: blocks \d+, feeds \d+ "
+                     r"\(one of \d+\)\r", seen)
     assert "the card shows pale where it would lie" in seen
     t.keys("p")  # let go: the hand is hidden again, in the words too
-    assert "p holds roll down to see it" in t.wait_for(r"p holds roll down")
+    assert "hold roll down to see it" in t.wait_for(r"hold roll down")

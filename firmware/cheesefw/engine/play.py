@@ -485,6 +485,9 @@ class Play:
         if secret is not None:
             d["private"] = secret  # True: the offer is hidden until its player holds _PEEK
         if self.wait in (_DECIDE, _REACT) and not secret:
+            phase = getattr(self.state, "phase", None)
+            if type(phase) is str:  # a game's phase by name (the kitchen's pick, move): the
+                d["phase"] = phase  # words say which of them a square on offer is for
             d["offer"] = self.choices[self.cursor]
             d["text"] = self.state.hint(d["offer"]).get("text")  # the offer in the game's words
             d["choices"] = len(self.choices)

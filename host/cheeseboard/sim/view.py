@@ -191,59 +191,14 @@ def legend(table, playing, layout=LAYOUTS[0], keys=None):
 
 
 def say(described):
-    """What the board is doing, in words: its protocol `state` (the firmware's own words for
-    the menu's option and value and for the move on offer), seats numbered from 1 as the board
-    labels them. [] before the board has answered."""
-    if not described:
-        return []
-    s = described.get("state", described)
-    if s.get("mode") == "menu":
-        choices = ", ".join(_words(c) for c in s.get("choices", ()))
-        step = re.sub(r"^seat(\d+)$", lambda m: "seat %d" % (int(m.group(1)) + 1), s["step"])
-        return ["menu: %s = %s   (the choices: %s)" % (step, _words(s["value"]), choices)]
-    if s.get("mode") != "play":
-        return []
-    wait = s.get("wait")
-    head = "%s, move %d: " % (s["game"], s["moves"])
-    who = "player %d" % (s["turn"] + 1) if isinstance(s.get("turn"), int) else "?"
-    if wait == "over":
-        winners = ", ".join(str(w + 1) for w in s.get("winners") or ())
-        return [head + "game over, winners: player %s; Enter for the menu" % (winners or "none")]
-    if wait in ("roll", "rolling"):
-        roller = "player %d" % (s["roller"] + 1) if "roller" in s else "the dice"
-        return [head + ("%s to roll (Space)" % roller if wait == "roll"
-                        else "%s's dice are rolling" % roller)]
-    if wait == "decide" and s.get("private"):
-        return [head + "%s, a hidden hand: p holds roll down to see it," % who,
-                "  the card on offer pale where it would lie, the die's pips say which card;",
-                "  then \u2190/\u2192 walk the cards and places, Enter lays it (before p: refused)"]
-    if wait in ("decide", "react") and "offer" in s:
-        # A move the game numbers (a Gatenkaas placement) is said in the game's words
-        offer = s.get("text") if isinstance(s["offer"], int) and s.get("text") else s["offer"]
-        if s.get("private") is False:  # a hidden hand, seen while roll is held
-            return [head + "%s's hand: %s (%d in all)" % (
-                        who, _words(offer), s.get("choices", 1)),
-                    "  roll held: the card shows pale where it would lie, the die's grey pips",
-                    "  say which card; \u2190/\u2192 walk the cards and places, Enter lays it,"
-                    " p lets go"]
-        return [head + "%s to choose; on offer: %s (one of %d)" % (
-            who, _words(offer), s.get("choices", 1))]
-    if wait == "bot":
-        return [head + "the board is playing %s" % who]
-    if wait == "window":
-        return [head + "others may react: Enter, then choose your seat"]
-    if wait == "seat":
-        return [head + "which seat reacts? seat %d on offer" % (s.get("seat", 0) + 1)]
-    return [head + "%s; waiting: %s" % (who, wait)]
+    """What the board is doing, in words: the firmware's own (cheesefw.words, the same lines
+    the web page shows) over its protocol `state`. [] before the board has answered."""
+    return paths.import_firmware("cheesefw.words").lines(described)
 
 
 def _words(value):
     """A value of the protocol as words: a move ["go", "jug"] as "go jug"."""
-    if isinstance(value, (list, tuple)):
-        return " ".join(_words(v) for v in value)
-    if value is True or value is False:
-        return "yes" if value else "no"
-    return str(value)
+    return paths.import_firmware("cheesefw.words").flat(value)
 
 
 def _unsaid(board):
