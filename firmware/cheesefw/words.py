@@ -71,6 +71,13 @@ def _menu(s):
 
 
 def _play(s):
+    said = _playing(s)
+    if s.get("why"):  # a takeback just refused: why, in place of the lines that follow
+        return [said[0], "  not taken back: %s" % s["why"]]
+    return said
+
+
+def _playing(s):
     game = s["game"]
     head = "%s, move %d: " % (game, s["moves"])
     turn = s.get("turn")

@@ -132,3 +132,27 @@ def test_a_state_given_as_json_gives_the_same_lines():
     through_menu(t)
     to_decide(t)
     assert words.text(json.dumps(t.state())) == said(t)
+
+
+def test_a_refused_takeback_says_why_and_leaves_the_offer_as_it_was():
+    t = table("gouda")
+    through_menu(t)
+    t.press("ok")
+    t.press("ok")  # both players' mice on one start space
+    t.press("ok")  # the first player rolls for them
+    t.press("roll")
+    s = to_decide(t)  # whose mouse moves up: the dice were rolled since the last move
+    assert s["offer"][0] == "move" and s["choices"] > 1, s
+    before = said(t)
+    refused = s["refused"]
+    t.press("prev")  # held: the press walks back one choice, then the long press comes
+    t.board.now += 800
+    t.engine.on_button("prev", "long", t.board.now)
+    after = t.state()
+    assert after["refused"] == refused + 1
+    assert after["offer"] == s["offer"] and after["moves"] == s["moves"]
+    assert said(t) == before.split("\n")[0] + (
+        "\n  not taken back: a roll or a card turned since the last move, or no move yet")
+    t.release("prev")
+    t.press("next")  # the next press: the reason is said no more
+    assert "not taken back" not in said(t)
