@@ -23,7 +23,7 @@ def lines(state):
     state = state.get("state", state)
     mode = state.get("mode")
     if mode == "menu":
-        return [_menu(state)]
+        return _menu(state)
     if mode == "play":
         return _play(state)
     return []
@@ -66,8 +66,13 @@ def _menu(s):
         choices = sorted(choices)
     said = "menu: %s = %s   (the choices: %s)" % (
         step, value(s["value"]), ", ".join(value(c) for c in choices))
+    said = [said]
     refused = s.get("refused")
-    return said + ("; refused: %s" % refused if refused else "")
+    if refused:
+        said.append("  refused: %s" % refused)
+    if s.get("vision"):  # (roll switches it, in any step of the menu)
+        said.append("  the colour-vision palette is on (Space turns it off)")
+    return said
 
 
 def _play(s):

@@ -156,3 +156,12 @@ def test_a_refused_takeback_says_why_and_leaves_the_offer_as_it_was():
     t.release("prev")
     t.press("next")  # the next press: the reason is said no more
     assert "not taken back" not in said(t)
+
+
+def test_the_colour_vision_palette_switched_in_the_menu_is_said():
+    t = table("gouda")
+    assert "colour-vision" not in said(t)
+    t.press("roll")
+    assert said(t).endswith("\n  the colour-vision palette is on (Space turns it off)")
+    t.press("roll")
+    assert "colour-vision" not in said(t)

@@ -182,3 +182,24 @@ def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
     assert "the card shows pale where it would lie" in seen
     t.keys("p")  # let go: the hand is hidden again, in the words too
     assert "hold roll down to see it" in t.wait_for(r"hold roll down")
+
+
+def test_the_next_player_s_first_p_shows_their_hand_and_the_keys_say_roll_is_held(terminal):
+    t = terminal(80, 24, "--profile", "pico16")
+    choose(t, "game", "gatenkaas")
+    t.keys("\r")
+    for _ in range(12):  # the options and seats as offered: hands hidden, every seat a person
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
+        if not step:
+            break
+        t.keys("\r")
+        t.wait_for(r"menu: (?!%s = )|hidden hand" % re.escape(step))
+    first = re.search(r"(player \d), a hidden hand", t.wait_for(r"a hidden hand")).group(1)
+    assert "roll is HELD DOWN" not in t.wait_for(r"a hidden hand")
+    t.keys("p")
+    assert "roll is HELD DOWN (p lets go)" in t.wait_for(r"%s's hand: lay" % first)
+    t.keys("\r")  # laid while roll is held; the next player's hand is hidden
+    nxt = re.search(r"(player \d), a hidden hand",
+                    t.wait_for(r"(?!%s)player \d, a hidden hand" % first)).group(1)
+    t.keys("p")  # their first p: their hand
+    t.wait_for(r"%s's hand: lay" % nxt, seconds=30)
