@@ -505,3 +505,18 @@ def test_the_page_says_the_menu_offers_and_status_in_the_firmware_s_own_words(op
     page, terminal = shown()
     assert page == terminal and re.search(r"the cat to choose: put the cat on \w+ \(one of \d+\)",
                                           page), page
+
+
+def test_at_a_phone_s_width_the_16x16_board_and_every_button_fit(open_board):
+    board = open_board(profile="pico16", viewport={"width": 390, "height": 844},
+                       has_touch=True, is_mobile=True)
+    board.boot()
+    width = board.js("document.documentElement.clientWidth")
+    assert width <= 390
+    for button in ("prev", "next", "ok", "back", "roll"):
+        box = board.page.locator("[data-button=%s]" % button).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (button, box, width)
+    svg = board.page.locator("#picture svg").bounding_box()
+    assert svg["x"] >= 0 and svg["x"] + svg["width"] <= width, (svg, width)
+    # Nothing wider than the window: no column of the board scrolled off to the side
+    assert board.js("document.documentElement.scrollWidth") <= width
