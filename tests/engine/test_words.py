@@ -152,7 +152,7 @@ def test_a_refused_takeback_says_why_and_leaves_the_offer_as_it_was():
     assert after["refused"] == refused + 1
     assert after["offer"] == s["offer"] and after["moves"] == s["moves"]
     assert said(t) == before.split("\n")[0] + (
-        "\n  not taken back: a roll or a card turned since the last move, or no move yet")
+        "\n  not taken back: a roll or a card shown since the last move, or no move yet")
     t.release("prev")
     t.press("next")  # the next press: the reason is said no more
     assert "not taken back" not in said(t)

@@ -41,7 +41,7 @@ def refuse(play, now, why=None):
     elif wait in ("react", "seat", "look", "hand"):
         play.why = "not while a choice is open: finish it or give it back first"
     else:  # (_move forgets what may go back at each roll, card turned or power played)
-        play.why = "a roll or a card turned since the last move, or no move yet"
+        play.why = "a roll or a card shown since the last move, or no move yet"
     return play._refuse(now)
 
 
