@@ -391,11 +391,19 @@ def board_state(board):
 
 def split_keys(data):
     """The keys in one read of the terminal: a burst arrives as one chunk of bytes, where an
-    arrow is a three-byte escape sequence and every other key one byte."""
+    arrow or Home is an escape sequence (ESC [ C, ESC [ 1 ~, ESC O H) and every other key one
+    byte."""
     keys = []
     i = 0
     while i < len(data):
-        n = 3 if data[i:i + 2] == b"\x1b[" else 1
+        n = 1
+        if data[i:i + 2] == b"\x1bO" and i + 2 < len(data):
+            n = 3
+        elif data[i:i + 2] == b"\x1b[":
+            n = 2  # parameters (digits, ;) up to the final byte (@ to ~)
+            while i + n < len(data) and data[i + n] in b"0123456789;":
+                n += 1
+            n = min(n + 1, len(data) - i)
         keys.append(data[i:i + n])
         i += n
     return keys
