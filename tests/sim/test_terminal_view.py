@@ -157,7 +157,8 @@ def test_a_16x16_board_fits_80x24_and_a_small_terminal_is_told_the_size_needed(t
     t.assert_fits(t.wait_for(r"menu: game = "))
     small = terminal(60, 20, "--profile", "pico16")
     said = small.wait_for(r"needs at least")
-    assert "this terminal is 60x20: the board's view needs at least 80x" in said
+    assert "this terminal is 60x20: the board's view needs at least 80x" in " ".join(said.split())
+    small.assert_fits(said)
 
 
 def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
@@ -203,3 +204,5 @@ def test_the_next_player_s_first_p_shows_their_hand_and_the_keys_say_roll_is_hel
                     t.wait_for(r"(?!%s)player \d, a hidden hand" % first)).group(1)
     t.keys("p")  # their first p: their hand
     t.wait_for(r"%s's hand: lay" % nxt, seconds=30)
+    t.keys("q")  # the board goes off mid-game: its game is kept, and the terminal says so
+    t.wait_for(r"the board is off; its game is kept: the next `cheeseboard sim` \(make play\)")

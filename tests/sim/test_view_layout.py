@@ -57,3 +57,12 @@ def test_the_legend_names_colours_as_players_do_and_follows_the_vision_palette(n
     assert "cb:" not in vision
     assert "\x1b[48;2;%d;%d;%dm  \x1b[0m %s" % (r, g, b, key) in vision
     assert screen(profile, game, vision=True)
+
+
+@pytest.mark.parametrize("cols", [30, 45, 60])
+def test_a_terminal_too_small_is_told_the_size_needed_in_lines_that_fit_it(cols):
+    drawn = view.draw(None, load_profile("pico16"), "", "gatenkaas", True, WORDS, (cols, 10))
+    lines = [view.ANSI.sub("", line) for line in drawn.split("\r\n")]
+    assert all(len(line) <= cols for line in lines), lines
+    said = " ".join(" ".join(lines).split())
+    assert "this terminal is %dx10: the board's view needs at least 80x2" % cols in said

@@ -98,8 +98,19 @@ def draw(frame, profile, status="", game=None, playing=False, words=(), size=Non
         if len(lines) <= rows and all(visible_width(line) <= cols for line in lines):
             return "\x1b[H\x1b[2J" + "\r\n".join(lines)
     need = _needed(profile, status, game, playing, words, keys)
-    return ("\x1b[H\x1b[2J\x1b[0mthis terminal is %dx%d: the board's view needs at least %dx%d "
-            "(columns x lines); make the window bigger (q quits)" % (cols, rows, *need))
+    said = ("this terminal is %dx%d: the board's view needs at least %dx%d (columns x lines); "
+            "make the window bigger (q quits)" % (cols, rows, *need))
+    return "\x1b[H\x1b[2J\x1b[0m" + "\r\n".join(_wrap(said, cols))
+
+
+def _wrap(text, cols):
+    """text in lines of at most cols, broken between words (never inside a number)."""
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > cols:
+            lines.append("")
+        lines[-1] += (" " if lines[-1] else "") + word
+    return lines
 
 
 def _needed(profile, status, game, playing, words, keys=None):
@@ -257,6 +268,14 @@ def say(described):
 def _words(value):
     """A value of the protocol as words: a move ["go", "jug"] as "go jug"."""
     return paths.import_firmware("cheesefw.words").flat(value)
+
+
+def in_a_game(board):
+    """Whether the board was in a game when last seen (its words, or its flash's journal)."""
+    described = (board.described or {}).get("state") or {}
+    if described:
+        return described.get("mode") == "play"
+    return (Path(board.flash_dir) / "journal.txt").is_file() if board.flash_dir else False
 
 
 def _unsaid(board):
