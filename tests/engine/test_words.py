@@ -165,3 +165,11 @@ def test_the_colour_vision_palette_switched_in_the_menu_is_said():
     assert said(t).endswith("\n  the colour-vision palette is on (Space turns it off)")
     t.press("roll")
     assert "colour-vision" not in said(t)
+
+
+def test_a_game_abandoned_leaves_the_menu_on_that_game():
+    t = table("katz")
+    through_menu(t)
+    assert t.state()["mode"] == "play"
+    t.engine.on_button("back", "long", t.board.now)  # abandoned
+    assert said(t).startswith("menu: game = katz ")
