@@ -11,8 +11,7 @@ heap): only a view asks for words.
 # seat lights are).
 _SIDES = {"kitchen": ("the mice", "the cat")}
 # A menu value in words (the others as they are, underscores as spaces).
-_VALUES = {True: "yes", False: "no", "person": "a person", "board": "the board",
-           "beginner": "the board (beginner)"}
+_VALUES = {"person": "a person", "board": "the board", "beginner": "the board (beginner)"}
 
 
 def lines(state):
@@ -47,7 +46,9 @@ def seat_name(game, seat):
 
 def value(v):
     """A menu value or an option in words: yes/no, "the board", "extra cheese"."""
-    if v is True or v is False or v in _VALUES:
+    if v is True or v is False:  # (not 1 or 0: a number stays a number)
+        return "yes" if v else "no"
+    if type(v) is str and v in _VALUES:
         return _VALUES[v]
     return str(v).replace("_", " ")
 

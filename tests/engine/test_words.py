@@ -173,3 +173,9 @@ def test_a_game_abandoned_leaves_the_menu_on_that_game():
     assert t.state()["mode"] == "play"
     t.engine.on_button("back", "long", t.board.now)  # abandoned
     assert said(t).startswith("menu: game = katz ")
+
+
+def test_numbers_stay_numbers_and_yes_no_is_for_true_and_false():
+    assert [words.value(v) for v in (0, 1, True, False, "extra_cheese")] == [
+        "0", "1", "yes", "no", "extra cheese"]
+    assert words.flat(["move", 0, "m1"]) == "move 0 m1"
