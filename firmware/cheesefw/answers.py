@@ -29,7 +29,13 @@ def facts(profile):
 
 def state(app, request):
     # A stuck button is reported here, and ignored until it comes free.
-    return {"state": app.scene.describe(), "stuck": app.buttons.stuck()}
+    described = app.scene.describe()
+    # The seats the board plays, each at its level (a log's header keeps them): said here, so
+    # that a game's describe() costs play no more names
+    levels = getattr(getattr(app.scene, "scene", None), "levels", None)
+    if levels:
+        described["seats"] = sorted([seat, level] for seat, level in levels.items())
+    return {"state": described, "stuck": app.buttons.stuck()}
 
 
 def log(app, request):

@@ -384,3 +384,24 @@ def test_ctrl_c_while_the_parser_is_built_is_one_line_status_130(monkeypatch, ca
     said = capsys.readouterr()
     assert said.out == "" and said.err == "cheeseboard: interrupted before it started; " \
                                           "nothing was done\n"
+
+
+def test_a_port_the_help_calls_optional_is_optional_everywhere():
+    import argparse
+
+    from cheeseboard.board.connect import PORT_HELP
+
+    def parsers(parser, name="cheeseboard"):
+        yield name, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    yield from parsers(sub, "%s %s" % (name, sub_name))
+
+    said_optional = []
+    for name, parser in parsers(build_parser()):
+        for action in parser._actions:
+            if "--port" in action.option_strings and action.help == PORT_HELP:
+                said_optional.append(name)
+                assert not action.required, "%s: --port says it has a default" % name
+    assert "cheeseboard rules reset" in said_optional

@@ -184,7 +184,7 @@ GAMES = (
     ("kitchen", {"cat": "board"}, []),
     ("kalle", {"players": 3}, [[2, "strong"]]),
     ("katz", {"players": 3}, [[1, "strong"]]),
-    ("gatenkaas", {"players": 2, "hands": "hidden"}, []),
+    ("gatenkaas", {"players": 2, "hands": "open"}, []),  # (hidden: a card laid is seen)
 )
 
 

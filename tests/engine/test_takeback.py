@@ -161,6 +161,25 @@ def test_nothing_goes_back_past_what_was_revealed(name, options, seats, moment, 
     assert tg.crc(play.state) == shown and len(flash.files["journal.txt"]) == lines
 
 
+def _laid_on_an_empty_pile(play):
+    s = play.state
+    return play.wait == "decide" and len(s.history) > 13 and not s.pile() and (
+        s.history[-1] >= 1 << 10)  # a card laid or set aside (a card drawn is its number)
+
+
+@pytest.mark.parametrize("hands, goes_back", [("open", True), ("hidden", False)])
+def test_a_gatenkaas_card_laid_goes_back_into_a_hand_only_where_hands_are_open(hands, goes_back):
+    # With the pile empty no card is drawn after a placement; but every player saw the card
+    # laid, and a hidden hand must not take back a card the others have seen (docs/rules.md)
+    play, flash, _ = tg.start("gatenkaas", {"players": 2, "hands": hands}, [], 4)
+    now = play_until(play, Rng(9), 0, _laid_on_an_empty_pile)
+    shown = tg.crc(play.state)
+    assert hold_prev(play, now) == goes_back
+    if not goes_back:
+        assert tg.crc(play.state) == shown
+        assert play.why == "a roll or a card shown since the last move, or no move yet"
+
+
 def test_nothing_to_take_back_before_the_first_move():
     play, _, _ = tg.start("katz", {"players": 2}, [], 3)
     assert play.wait == "roll" and not hold_prev(play, 0)

@@ -69,7 +69,7 @@ def test_a_symmetric_game_gives_equal_seats_within_the_interval(tmp_path):
         assert seat["wins"] + report["seats"][1 - seat["seat"]]["wins"] == 400
 
 
-def test_two_tables_on_the_same_seeds_and_the_difference_is_significant(tmp_path):
+def test_two_tables_on_the_same_seeds_and_the_difference_is_significant(tmp_path, capsys):
     one = tiny_table(tmp_path / "one.json")
     two = tiny_table(tmp_path / "two.json", starts=2)
     report, out = lab(tmp_path, "cmp", "gouda", "--rules", str(one), "--against", str(two),
@@ -80,6 +80,19 @@ def test_two_tables_on_the_same_seeds_and_the_difference_is_significant(tmp_path
     assert seat0["difference"] == pytest.approx(b["rate"] - report["seats"][0]["rate"])
     assert seat0["low"] < 0.25 < seat0["high"] and seat0["significant"]
     assert (out / "comparison.svg").exists() and (out / "games-against.csv").exists()
+    # Printed as a person reads it: this table's figure against that one's, this less that
+    a = report["seats"][0]
+    printed = capsys.readouterr().out
+    assert "(this table's figure, then that one's: this less that)" in printed
+    assert "%s wins %.1f %% against %.1f %%: %+.1f points" % (
+        a["name"].ljust(8), 100 * a["rate"], 100 * b["rate"],
+        100 * (a["rate"] - b["rate"])) in printed, printed
+    # One colour per table in every figure
+    for name in ("winrates", "lengths", "comparison"):
+        svg = (out / (name + ".svg")).read_text()
+        assert "#e08a1e" in svg, name
+        assert ("#8e44ad" in svg) == (name != "winrates"), name
+        assert "#6a9f3a" not in svg
 
 
 def test_the_same_seed_gives_the_same_report_with_one_job_or_two(tmp_path):

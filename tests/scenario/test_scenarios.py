@@ -154,7 +154,7 @@ def test_a_table_the_board_would_refuse_is_refused_before_it_starts(tmp_path, mo
     assert "step 2 (sync): %s: " % (tmp_path / "bad.json") in result.failure
 
 
-def test_a_wrong_expectation_fails_naming_its_step_and_writes_the_snapshot(tmp_path):
+def test_a_wrong_expectation_fails_naming_its_step_and_writes_the_snapshot(tmp_path, monkeypatch):
     path = write(tmp_path, """\
         name: the menu, expected wrong
         game: kitchen
@@ -164,13 +164,18 @@ def test_a_wrong_expectation_fails_naming_its_step_and_writes_the_snapshot(tmp_p
           - expect-light: {space: a1, colour: cat, within: 500ms}
           - press: ok
         """)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(runner.tempfile, "tempdir", str(scratch))
     result = runner.run_file(path)
     assert not result.passed and result.step == 3 and result.steps == 2
     assert result.failure.startswith(
         "step 3 (expect-light): expected a1 cat (0, 40, 255) \u00b116 within 0.5s; "
         "the board showed (0, 20, 42)")  # the kitchen's menu glow
-    picture = tmp_path / "s.step3.failed.svg"
+    # The picture goes to a scratch folder, never beside the scenario (a checkout's files)
+    picture = scratch / "cheeseboard-scenarios" / "s.step3.failed.svg"
     assert result.picture == picture and str(picture) in result.failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.yaml", "scratch"]
     svg = picture.read_text()
     assert svg.startswith("<svg") and 'id="px-0" class="px" cx=' in svg
     assert "rgb(0,20,42)" in svg  # the moment of the failure, drawn

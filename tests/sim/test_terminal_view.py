@@ -135,19 +135,19 @@ def test_the_move_on_offer_is_named_and_a_abandons_the_game(terminal):
     t.wait_for(r"menu: players = 2 ")
     t.keys("\r")
     for _ in range(12):  # the other options as they are offered (every seat a person's)
-        step = re.search(r"menu: (\S+( \d)?) = |$", t.wait_for(r"menu: |to choose")).group(1)
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |to choose")).group(1)
         if not step:
             break
         t.keys("\r")
-        t.wait_for(r"menu: (?!%s = )|to choose" % step)
+        t.wait_for(r"menu: (?!%s = )|to choose" % re.escape(step))
     # Gouda begins with each player placing a mouse on a start space.
-    first = t.wait_for(r"gouda, move 0: player 1 to choose; on offer: place \w+ \(one of 3\)")
+    first = t.wait_for(r"gouda, move 0: player 1 to choose: put your mice on \w+ \(one of 3\)")
     t.assert_fits(first)
-    offered = re.search(r"on offer: (place \w+)", first).group(1)
+    offered = re.search(r"to choose: (put your mice on \w+)", first).group(1)
     t.keys(".")
-    t.assert_fits(t.wait_for(r"player 1 to choose; on offer: (?!%s )place \w+" % offered))
+    t.assert_fits(t.wait_for(r"player 1 to choose: (?!%s )put your mice on \w+" % offered))
     t.keys("\r")
-    t.assert_fits(t.wait_for(r"gouda, move 1: player 2 to choose; on offer: place \w+"))
+    t.assert_fits(t.wait_for(r"gouda, move 1: player 2 to choose: put your mice on \w+"))
     t.keys("a")
     t.wait_for(r"menu: game = ", seconds=30)
 
@@ -157,7 +157,8 @@ def test_a_16x16_board_fits_80x24_and_a_small_terminal_is_told_the_size_needed(t
     t.assert_fits(t.wait_for(r"menu: game = "))
     small = terminal(60, 20, "--profile", "pico16")
     said = small.wait_for(r"needs at least")
-    assert "this terminal is 60x20: the board's view needs at least 80x" in said
+    assert "this terminal is 60x20: the board's view needs at least 80x" in " ".join(said.split())
+    small.assert_fits(said)
 
 
 def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
@@ -165,20 +166,43 @@ def test_a_hidden_hand_says_how_to_see_it_and_where_it_shows(terminal):
     choose(t, "game", "gatenkaas")
     t.keys("\r")
     for _ in range(12):  # the options and seats as offered: hands hidden, every seat a person
-        step = re.search(r"menu: (\S+( \d)?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
         if not step:
             break
         t.keys("\r")
-        t.wait_for(r"menu: (?!%s = )|hidden hand" % step)
-    said = t.wait_for(r"a hidden hand: p holds roll down to see it")
+        t.wait_for(r"menu: (?!%s = )|hidden hand" % re.escape(step))
+    said = t.wait_for(r"a hidden hand: hold roll down to see it \(key p\)")
     t.assert_fits(said)
-    assert "pale where it would lie" in said and "Enter lays it (before p: refused)" in said
+    assert "pale where it would lie" in said and "Enter lays it (unseen: refused)" in said
     # Holding roll shows the hand: the card on offer in words, and where to look
     t.keys("p")
-    seen = t.wait_for(r"p lets go")
+    seen = t.wait_for(r"roll let go hides it")
     t.assert_fits(seen)
-    assert re.search(r"player \d's hand: (card|cat) \d+: blocks \d+, feeds \d+ \(\d+ in all\)\r",
-                     seen)
+    assert re.search(r"player \d's hand: lay (card|cat) \d+: blocks \d+, feeds \d+ "
+                     r"\(one of \d+\)\r", seen)
     assert "the card shows pale where it would lie" in seen
     t.keys("p")  # let go: the hand is hidden again, in the words too
-    assert "p holds roll down to see it" in t.wait_for(r"p holds roll down")
+    assert "hold roll down to see it" in t.wait_for(r"hold roll down")
+
+
+def test_the_next_player_s_first_p_shows_their_hand_and_the_keys_say_roll_is_held(terminal):
+    t = terminal(80, 24, "--profile", "pico16")
+    choose(t, "game", "gatenkaas")
+    t.keys("\r")
+    for _ in range(12):  # the options and seats as offered: hands hidden, every seat a person
+        step = re.search(r"menu: (.+?) = |$", t.wait_for(r"menu: |hidden hand")).group(1)
+        if not step:
+            break
+        t.keys("\r")
+        t.wait_for(r"menu: (?!%s = )|hidden hand" % re.escape(step))
+    first = re.search(r"(player \d), a hidden hand", t.wait_for(r"a hidden hand")).group(1)
+    assert "roll is HELD DOWN" not in t.wait_for(r"a hidden hand")
+    t.keys("p")
+    assert "roll is HELD DOWN (p lets go)" in t.wait_for(r"%s's hand: lay" % first)
+    t.keys("\r")  # laid while roll is held; the next player's hand is hidden
+    nxt = re.search(r"(player \d), a hidden hand",
+                    t.wait_for(r"(?!%s)player \d, a hidden hand" % first)).group(1)
+    t.keys("p")  # their first p: their hand
+    t.wait_for(r"%s's hand: lay" % nxt, seconds=30)
+    t.keys("q")  # the board goes off mid-game: its game is kept, and the terminal says so
+    t.wait_for(r"the board is off; its game is kept: the next `cheeseboard sim` \(make play\)")

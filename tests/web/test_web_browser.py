@@ -475,3 +475,48 @@ def test_a_table_with_a_trailing_comma_is_refused_and_the_old_one_stays(open_boa
     assert "a comma before } at byte" in result
     tables = {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}
     assert tables["kitchen"]["sha256"] == hashlib.sha256(default).hexdigest()
+
+
+def test_the_page_says_the_menu_offers_and_status_in_the_firmware_s_own_words(open_board):
+    # The same lines as the terminal view: cheesefw.words over the board's state
+    words = paths.import_firmware("cheesefw.words")
+    board = open_board(fake_clock=True)
+    board.boot()
+
+    def shown():
+        board.advance(200)  # the page shows the state every 100 ms of its clock
+        s = board.js("window.cheeseboard.lastState")
+        return board.page.text_content("#state"), "\n".join(words.lines(s))
+
+    while board.state()["value"] != "kitchen":
+        board.click("next")
+    board.click("ok")
+    page, terminal = shown()
+    assert page == terminal == "menu: short game = no   (the choices: no, yes)"
+    board.click("ok")
+    page, terminal = shown()
+    assert page == terminal and page.startswith("menu: seat 1 (the mice) = a person")
+    board.click("ok")
+    board.click("ok")
+    for _ in range(40):
+        if board.state()["wait"] == "decide":
+            break
+        board.advance(100)
+    page, terminal = shown()
+    assert page == terminal and re.search(r"the cat to choose: put the cat on \w+ \(one of \d+\)",
+                                          page), page
+
+
+def test_at_a_phone_s_width_the_16x16_board_and_every_button_fit(open_board):
+    board = open_board(profile="pico16", viewport={"width": 390, "height": 844},
+                       has_touch=True, is_mobile=True)
+    board.boot()
+    width = board.js("document.documentElement.clientWidth")
+    assert width <= 390
+    for button in ("prev", "next", "ok", "back", "roll"):
+        box = board.page.locator("[data-button=%s]" % button).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (button, box, width)
+    svg = board.page.locator("#picture svg").bounding_box()
+    assert svg["x"] >= 0 and svg["x"] + svg["width"] <= width, (svg, width)
+    # Nothing wider than the window: no column of the board scrolled off to the side
+    assert board.js("document.documentElement.scrollWidth") <= width

@@ -210,6 +210,7 @@ class Engine:
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(_GAME_TABLE)
+        played = None if self.menu else self.scene.module.NAME
         if self.menu:  # the palette the menu was left on holds for the menu that comes back
             self.vision = self.menu.vision
         # The game's heap is free before the menu's comes back (a menu that had imported a game
@@ -221,6 +222,8 @@ class Engine:
         gc.collect()
         self._read_maps()
         self._open_menu()
+        if played in self.menu.games:  # the menu comes back with the game just played on offer
+            self.menu.values[0] = self.menu.games.index(played)
 
     def update(self, now):
         return self.scene.update(now)

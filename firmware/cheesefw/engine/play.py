@@ -21,8 +21,9 @@ A long press of next jumps to the first choice of the next group, for a game who
 A long press of prev takes back the last completed move of a person, while nothing new was
 revealed after it (_move says what may go back; docs/rules.md, game by game); the journal
 records it as a `{"takeback": N}` line (the game went back to its first N moves), so a power
-cut resumes there. Refused (the status pixel flashes red) where nothing can be taken back.
-Its code is cheesefw.engine.takeback's, imported at the first takeback.
+cut resumes there. Refused (the status pixel flashes red, `why` says it in words, the offer
+stays) where nothing can be taken back. Its code is cheesefw.engine.takeback's, imported at
+the first long press of prev.
 
 A game whose state says `private()` (a player's choices would show their secret hand) gets
 its choices shown only while that player holds the roll button (PEEK): the others look
@@ -111,6 +112,7 @@ class Play:
         self.signal = None
         self.signal_until = 0
         self.refused = 0
+        self.why = None  # why a takeback was just refused, in words (cheesefw.engine.takeback)
         self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
@@ -136,13 +138,15 @@ class Play:
             return True
         if event == "long" and name == "prev":
             # The last person's move back, with what the board played after it; refused where
-            # the game waits on no one's choice or something was revealed. (While the die
-            # tumbles, its outcome is not drawn yet: the roll is called off.)
-            if not self.undo or self.wait not in (_DECIDE, _ROLL, _ROLLING, _WINDOW, _BOT):
-                return self._refuse(now)
+            # the game waits on no one's choice or something was revealed, saying why. (While
+            # the die tumbles, its outcome is not drawn yet: the roll is called off.)
             from cheesefw.engine import takeback
 
+            if not self.undo or self.wait not in (_DECIDE, _ROLL, _ROLLING, _WINDOW, _BOT):
+                return takeback.refuse(self, now)
             return takeback.press(self, now)
+        if event == "press":
+            self.why = None  # why the last takeback was refused: said until the next press
         if event == "long" and name == "next" and self.wait in (_DECIDE, _REACT) \
                 and not self._secret():
             return self._jump()
@@ -485,6 +489,9 @@ class Play:
         if secret is not None:
             d["private"] = secret  # True: the offer is hidden until its player holds _PEEK
         if self.wait in (_DECIDE, _REACT) and not secret:
+            phase = getattr(self.state, "phase", None)
+            if type(phase) is str:  # a game's phase by name (the kitchen's pick, move): the
+                d["phase"] = phase  # words say which of them a square on offer is for
             d["offer"] = self.choices[self.cursor]
             d["text"] = self.state.hint(d["offer"]).get("text")  # the offer in the game's words
             d["choices"] = len(self.choices)
@@ -494,4 +501,6 @@ class Play:
             d["roller"] = self.state.roller()  # "turn" is the dice's own (a chance node)
         if self.wait == _LOOK:
             d["look"] = self._occupied()[self.look]  # never a hand: that is for the LEDs only
+        if self.why:
+            d["why"] = self.why
         return d

@@ -1,6 +1,6 @@
 """Taking a move back (a long press of prev, cheesefw.engine.play): the game rebuilt from its
-first moves. Imported at the first takeback of a game, or at a resume whose journal holds one,
-so that a game nobody takes back keeps this code's heap and names for play."""
+first moves. Imported at the first long press of prev in a game, or at a resume whose journal
+holds a takeback, so that a game nobody takes back keeps this code's heap and names for play."""
 
 from cheesefw import const
 
@@ -14,11 +14,35 @@ def press(play, now):
     try:  # (the game is rebuilt beside the one in play, which stays until it is whole)
         replay(play, to)
     except MemoryError:
-        return play._refuse(now)
+        return refuse(play, now, "not enough heap on this board to rebuild the game")
     play.journal.append({"takeback": to})
     play.reveal = None
     play._advance(now)
     return True
+
+
+def refuse(play, now, why=None):
+    """A long press of prev where nothing can go back: refused, and nothing changes (the press
+    that began it walked back one choice, seat or space: it is walked forward again); play.why
+    says why, in words, until the next press."""
+    wait = play.wait
+    if wait in ("decide", "react") and play.choices and not play._secret():
+        play.cursor = (play.cursor + 1) % len(play.choices)
+    elif wait == "seat":
+        play.seat = (play.seat + 1) % play.players
+    elif wait == "look":
+        play.look = (play.look + 1) % len(play._occupied())
+    elif wait == "hand" and play._hand():
+        play.look = (play.look + 1) % len(play._hand())
+    if why:
+        play.why = why
+    elif wait == "over":
+        play.why = "the game is over"
+    elif wait in ("react", "seat", "look", "hand"):
+        play.why = "not while a choice is open: finish it or give it back first"
+    else:  # (_move forgets what may go back at each roll, card turned or power played)
+        play.why = "a roll or a card shown since the last move, or no move yet"
+    return play._refuse(now)
 
 
 def replay(play, to):

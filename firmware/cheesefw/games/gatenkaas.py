@@ -199,6 +199,13 @@ class State(Replayed):
         may not see (the engine then shows them only while that player holds a button)."""
         return self.phase == PLAY and self.options["hands"] == "hidden"
 
+    def reveals(self):
+        """True after a move that showed the others something new (the engine then takes no
+        move back past it): with hidden hands, every card laid or set aside came out of a hand
+        nobody else saw -- taken back, a card every player has seen would go back into it
+        (docs/rules.md, "Taking a move back")."""
+        return self.options["hands"] == "hidden"
+
     def hint(self, a):
         """What to light for action `a`: the card as a ghost on the cells it would cover."""
         self._check(a)

@@ -2,6 +2,8 @@
 length of games as histograms, and the comparison of two rule sets; each as PNG and SVG."""
 
 FORMATS = ("png", "svg")
+# One colour per rule set in every figure: this table's, and the one it is compared against
+THIS, THAT = "#e08a1e", "#8e44ad"
 
 
 def _pyplot():
@@ -53,7 +55,7 @@ def write_all(report, out, records, other=None, other_records=None):
     fig, axes = plt.subplots(1, cols, figsize=(5 * cols, 3.6), squeeze=False)
     ax = axes[0][0]
     seats = report["seats"]
-    _bars(ax, [s["name"] for s in seats], seats, "#e08a1e")
+    _bars(ax, [s["name"] for s in seats], seats, THIS, label=report["rules"])
     ax.axhline(100 / len(seats), color="grey", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(range(len(seats)), [s["name"] for s in seats])
     ax.set_ylabel("games won, % (95 % CI)")
@@ -72,10 +74,10 @@ def write_all(report, out, records, other=None, other_records=None):
     for ax, key, label in ((axes[0], "turns", "turns"), (axes[1], "minutes", "minutes at a table")):
         values = [r[key] for r in records] + [r[key] for r in other_records or ()]
         bins = _bins(values, key == "turns")
-        ax.hist([r[key] for r in records], bins=bins, color="#6a9f3a", alpha=0.8,
+        ax.hist([r[key] for r in records], bins=bins, color=THIS, alpha=0.8,
                 label=report["rules"])
         if other_records:
-            ax.hist([r[key] for r in other_records], bins=bins, color="#8e44ad", alpha=0.5,
+            ax.hist([r[key] for r in other_records], bins=bins, color=THAT, alpha=0.5,
                     label=report["compare"]["label"])
             _legend(ax)
         ax.set_xlabel(label)
@@ -85,8 +87,8 @@ def write_all(report, out, records, other=None, other_records=None):
     paths += _save(plt, fig, out, "lengths")
     if other is not None:
         fig, ax = plt.subplots(figsize=(6, 3.6))
-        _bars(ax, None, seats, "#e08a1e", -0.2, 0.4, report["rules"])
-        _bars(ax, None, other["seats"], "#8e44ad", 0.2, 0.4, report["compare"]["label"])
+        _bars(ax, None, seats, THIS, -0.2, 0.4, report["rules"])
+        _bars(ax, None, other["seats"], THAT, 0.2, 0.4, report["compare"]["label"])
         ax.set_xticks(range(len(seats)), [s["name"] for s in seats])
         ax.set_ylabel("games won, % (95 % CI)")
         _legend(ax)

@@ -126,16 +126,23 @@ def lines(report):
     out += _power_lines(report, "  ")
     c = report.get("compare")
     if c:
-        out.append("  against %s:" % c["label"])
+        # (the report keeps that table less this one; a person reads this one against that)
+        out.append("  %s against %s (this table's figure, then that one's: this less that):"
+                   % (report["rules"], c["label"]))
         out += _power_lines(report["against"], "    ")
         for s in c["seats"]:
-            out.append("    %-8s %+.1f points (%.1f..%.1f), p = %.3g%s" % (
-                s["name"], 100 * s["difference"], 100 * s["low"], 100 * s["high"],
-                s["p_value"], ", significant" if s["significant"] else ""))
+            if s["difference"] is None:
+                continue
+            out.append("    %-8s wins %.1f %% against %.1f %%: %+.1f points (%.1f..%.1f), "
+                       "p = %.3g%s" % (s["name"], 100 * s["a"], 100 * s["b"],
+                                       -100 * s["difference"], -100 * s["high"], -100 * s["low"],
+                                       s["p_value"], ", significant" if s["significant"] else ""))
         for key in ("turns", "minutes"):
             d = c["lengths"][key]
+            if d["difference"] is None:
+                continue
             out.append("    %-8s %+.2f (%.2f..%.2f), p = %.3g%s" % (
-                key, d["difference"], d["low"], d["high"], d["p_value"],
+                key, -d["difference"], -d["high"], -d["low"], d["p_value"],
                 ", significant" if d["significant"] else ""))
     return out
 

@@ -120,6 +120,15 @@ class PicoBoard(PtyBoard):
                 return {"now": self.board_ms, "reason": "stalled"}
             time.sleep(0.01)
 
+    # The chip's only ways in are its pins and its USB serial, which is the host's: the terminal
+    # view cannot ask its firmware what it is doing in words, as it asks a unix-port board on
+    # the side channel. `cheeseboard state --port` asks it on the console.
+    described = None
+    tells_state = False
+
+    def ask_state(self):
+        """(Nothing to ask on: the view says where the board's state can be asked.)"""
+
     # -- the chip ---------------------------------------------------------------------------
 
     def _spawn(self, mode=None):

@@ -137,6 +137,8 @@ def header_of(state):
     whether the game is over."""
     header = {"game": state["game"], "options": state.get("options") or {},
               "over": state.get("wait") == "over"}
-    if state.get("board"):
+    if state.get("seats"):  # [seat, level] for each seat the board plays
+        header["seats"] = [list(pair) for pair in state["seats"]]
+    elif state.get("board"):  # (a firmware that names the seats alone: its level unknown)
         header["seats"] = [[seat, "strong"] for seat in state["board"]]
     return header

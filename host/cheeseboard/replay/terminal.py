@@ -14,8 +14,10 @@ KEYS = ["keys now (replay): \u2192/l next step  \u2190/h back  a number, Enter: 
         "Home/End first/last  Space play on/pause  +/- faster/slower  q quit"]
 NEXT = (b"\x1b[C", b"l", b".", b"n")
 BACK = (b"\x1b[D", b"h", b",", b"p")
-FIRST = (b"\x1b[H", b"g")
-LAST = (b"\x1b[F", b"G")
+# Home and End as terminals send them: xterm's, application mode's, and tmux's or the Linux
+# console's (ESC[1~ and ESC[4~; rxvt's 7~ and 8~)
+FIRST = (b"\x1b[H", b"\x1bOH", b"\x1b[1~", b"\x1b[7~", b"g")
+LAST = (b"\x1b[F", b"\x1bOF", b"\x1b[4~", b"\x1b[8~", b"G")
 
 
 def words(step, steps, game, reveal):

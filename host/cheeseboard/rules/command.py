@@ -33,7 +33,7 @@ def add_parser(sub):
                                         "came with the firmware applies again. A game in "
                                         "progress keeps its table; the default applies from "
                                         "the next game.")
-    reset.add_argument("--port", required=True, help=PORT_HELP)
+    reset.add_argument("--port", help=PORT_HELP)
     games = _games()
     reset.add_argument("game", nargs="?", metavar="GAME", choices=games,
                        help="the game (%s); default: all" % ", ".join(games or ["any"]))

@@ -22,8 +22,9 @@ def add_parser(sub):
                      help="rewrite the pictures of snapshot steps instead of comparing them")
     run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report there")
     run.add_argument("--out", metavar="DIR",
-                     help="write snapshots and failure pictures under DIR (default: beside "
-                          "each scenario file)")
+                     help="write snapshots and failure pictures under DIR (default: new "
+                          "snapshots beside each scenario file, failure pictures in a scratch "
+                          "folder that the failure's line names)")
     run.add_argument("--target", choices=TARGETS, default="unix",
                      help="the board: the unix port's virtual board (default), or an emulated "
                           "Pico running the profile's UF2 with the firmware frozen in (slower: "

@@ -50,7 +50,7 @@ STEP_ERRORS = (StepFailed, BoardTimeout, BoardOff, ProtocolError, OSError, pictu
 @dataclass
 class Options:
     update_snapshots: bool = False
-    out: Path | None = None  # where snapshots and failure pictures go (default: beside the file)
+    out: Path | None = None  # where snapshots and failure pictures go (default: failures_folder())
     target: str = "unix"  # the board: the unix port's virtual board, or an emulated Pico
 
 
@@ -119,8 +119,14 @@ def play(scenario, options):
     return result
 
 
+def failures_folder():
+    """Where failure pictures go without --out: a scratch folder, never beside the scenario
+    (a checkout's scenarios are kept in git, and a failure is not a file to keep)."""
+    return Path(tempfile.gettempdir()) / "cheeseboard-scenarios"
+
+
 def _failure_picture(scenario, board, number, options):
-    folder = options.out or scenario.path.parent
+    folder = options.out or failures_folder()
     path = folder / ("%s.step%d.failed.svg" % (scenario.path.stem, number))
     try:
         data = pictures.draw(scenario.profile, scenario.game, board.frame, scenario.table, ".svg")

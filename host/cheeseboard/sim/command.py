@@ -93,15 +93,18 @@ def do_sim(args):
         print(board.pty_path, flush=True)  # that runs (in virtual time, whose clock it may run)
         print("flash: %s (%s)\nside channel: %s\nheap: %d bytes"
               % (flash_dir, about, control_path, heap), file=sys.stderr, flush=True)
-        _run_board(board, control, profile, args.headless)
+        _run_board(board, control, profile, args.headless,
+                   kept=not (args.blank and args.flash is None))
     return 0
 
 
-def _run_board(board, control, profile, headless):
+def _run_board(board, control, profile, headless, kept=True):
     """Run a started simulator until it is stopped: headless until SIGTERM, else the terminal
-    view until q or Ctrl-C; the board and its side channel closed after."""
+    view until q or Ctrl-C; the board and its side channel closed after. kept: its flash stays
+    (a game in progress resumes at the next run)."""
     from cheeseboard.sim import view
 
+    playing = False
     try:
         if headless:
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -109,11 +112,16 @@ def _run_board(board, control, profile, headless):
                 signal.pause()
         else:
             view.run(board, profile)
+            playing = view.in_a_game(board)
     except KeyboardInterrupt:
         pass
     finally:
         board.stop()
         control.close()
+    if playing:
+        print("the board is off; %s" % ("its game is kept: the next `cheeseboard sim` (make play) "
+                                        "on this board resumes it" if kept else
+                                        "its game went with its flash (an empty board's)"))
 
 
 def _sim_pico(args, profile):

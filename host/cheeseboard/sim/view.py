@@ -75,27 +75,42 @@ class Layout:
         self.lines, self.cell_w, self.legend, self.lights = lines, cell_w, legend, lights
 
 
-# From the richest to the barest: the first that fits the terminal is drawn.
+# From the richest to the barest: the first that fits the terminal is drawn. Whole labels
+# (wide cells) come before the legend: a legend says what colours mean, a label where is what.
 LAYOUTS = (Layout(2, CELL_W, True, True), Layout(1, CELL_W, True, True),
+           Layout(1, CELL_W, True, False), Layout(1, CELL_W, False, False),
            Layout(1, 5, True, True), Layout(1, 5, True, False), Layout(1, 5, False, False))
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def draw(frame, profile, status="", game=None, playing=False, words=(), size=None, keys=None):
+def draw(frame, profile, status="", game=None, playing=False, words=(), size=None, keys=None,
+         vision=False):
     """The board as ANSI text, as the overlay lies in front of the players (pixel 0 at the
     bottom left): each pixel a cell in its colour, each space's id (and name, where there is
     room) written across its cells, then a legend, what each key does now, the words of the
     board's state and the status line. size: the terminal's (columns, lines); the richest
     layout that fits it is drawn, and where none does, the size that is needed is said.
-    keys: the lines that say what the keys do (default: the board's, in a game or the menu)."""
+    keys: the lines that say what the keys do (default: the board's, in a game or the menu);
+    vision: the colour-vision palette is on (the legend shows its colours)."""
     cols, rows = size or (10000, 10000)
     for layout in LAYOUTS:
-        lines = _lines(frame, profile, status, game, playing, words, layout, cols, keys)
+        lines = _lines(frame, profile, status, game, playing, words, layout, cols, keys, vision)
         if len(lines) <= rows and all(visible_width(line) <= cols for line in lines):
             return "\x1b[H\x1b[2J" + "\r\n".join(lines)
     need = _needed(profile, status, game, playing, words, keys)
-    return ("\x1b[H\x1b[2J\x1b[0mthis terminal is %dx%d: the board's view needs at least %dx%d "
-            "(columns x lines); make the window bigger (q quits)" % (cols, rows, *need))
+    said = ("this terminal is %dx%d: the board's view needs at least %dx%d (columns x lines); "
+            "make the window bigger (q quits)" % (cols, rows, *need))
+    return "\x1b[H\x1b[2J\x1b[0m" + "\r\n".join(_wrap(said, cols))
+
+
+def _wrap(text, cols):
+    """text in lines of at most cols, broken between words (never inside a number)."""
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > cols:
+            lines.append("")
+        lines[-1] += (" " if lines[-1] else "") + word
+    return lines
 
 
 def _needed(profile, status, game, playing, words, keys=None):
@@ -109,7 +124,7 @@ def visible_width(line):
     return len(ANSI.sub("", line))
 
 
-def _lines(frame, profile, status, game, playing, words, layout, cols, keys=None):
+def _lines(frame, profile, status, game, playing, words, layout, cols, keys=None, vision=False):
     from cheeseboard.pictures import picture
 
     game = game or sorted(profile["maps"])[0]
@@ -123,12 +138,17 @@ def _lines(frame, profile, status, game, playing, words, layout, cols, keys=None
         rgb = rgb if any(rgb) else DARK
         for k in range(per):
             cells[per * line + k][col] = rgb
+    shortened = {}  # a label too long for its cells, shortened: short form -> label
     for region in picture.regions(profile, game, table):
         row = picture.label_row(profile, region)
         where = [picture.grid(profile)[p] for p in row]
         width = cell_w * len(where)
         col, line = where[0]
-        text[per * line][col] = (" " + region.key)[:width].ljust(width)
+        key = region.key
+        if len(key) + 1 > width:
+            key = short_label(key)
+            shortened[key] = region.key
+        text[per * line][col] = (" " + key)[:width].ljust(width)
         if per > 1 and region.name and region.name != region.key:
             text[per * line + 1][col] = (" " + region.name)[:width].ljust(width)
     board = []
@@ -147,7 +167,7 @@ def _lines(frame, profile, status, game, playing, words, layout, cols, keys=None
                 out.append(_ansi(cells[r][c + k], label[k * cell_w:(k + 1) * cell_w]))
             skip = span - 1
         board.append("".join(out) + "\x1b[0m")
-    below = legend(table, playing, layout, keys)
+    below = legend(table, playing, layout, keys, vision, _shortened_said(shortened))
     said = [line[:cols] for line in words]
     return ["%s: %s" % (profile["name"], game)] + board + below + said + [status[:cols]]
 
@@ -171,79 +191,99 @@ KEYS_PLAY = ["keys now (game): \u2190/\u2192 the move on offer (blinking white) 
              "Space roll  p hold/let go roll (a hidden hand)  u take back  a abandon  q quit"]
 
 
-def legend(table, playing, layout=LAYOUTS[0], keys=None):
-    """The palette's colours by name, the fixed lights, and what the keys do (in a game or
-    in the menu), as far as the layout has room."""
+def keys_now(playing, held):
+    """The keys lines: in a game, whether p holds roll down now."""
+    if playing and held:
+        return [KEYS_PLAY[0], "roll is HELD DOWN (p lets go)  Space roll  u take back  a abandon"
+                "  q quit"]
+    return None  # (the board's usual lines)
+
+
+def hand_hidden(described):
+    """Whether the board waits on a hand nobody sees (its player must hold roll down)."""
+    s = (described or {}).get("state") or {}
+    return s.get("mode") == "play" and s.get("private") is True
+
+
+def legend(table, playing, layout=LAYOUTS[0], keys=None, vision=False, shortened=""):
+    """The palette's colours by name (the colour-vision palette's while it is on), the fixed
+    lights, and what the keys do (in a game or in the menu), as far as the layout has room;
+    shortened: what the labels shortened to fit their cells stand for."""
     rows = []
     if layout.legend:
         names = {str(i): "player %d" % (i + 1) for i in range(6)}
+        palette = table.get("palette", {})
+        # The colour-vision palette's colours ("cb:" keys) stand in for the usual ones
+        shown = {key: palette["cb:" + key] if vision and "cb:" + key in palette else rgb
+                 for key, rgb in palette.items() if not key.startswith("cb:")}
+        keys_shown = sorted(shown, key=lambda k: (not k.isdigit(), k))
+        width = max([len(names.get(k, k)) for k in keys_shown] + [8]) + 2
         swatches = []
-        for key in sorted(table.get("palette", {}), key=lambda k: (not k.isdigit(), k)):
-            r, g, b = table["palette"][key]
-            swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %-11s" % (r, g, b, names.get(key, key)))
-        rows = ["".join(swatches[i:i + 5]).rstrip() for i in range(0, len(swatches), 5)]
+        for key in keys_shown:
+            r, g, b = shown[key]
+            swatches.append("\x1b[48;2;%d;%d;%dm  \x1b[0m %s" % (
+                r, g, b, names.get(key, key).ljust(width)))
+        per = max(1, 78 // (width + 3))
+        rows = ["".join(swatches[i:i + per]).rstrip() for i in range(0, len(swatches), per)]
     if layout.lights:
         rows += LIGHTS
-    if not (layout.legend and layout.lights):
+    if shortened:
+        rows.append(shortened + ("" if layout.legend and layout.lights
+                                 else " (more in a bigger terminal)"))
+    elif not (layout.legend and layout.lights):
         rows.append("(a bigger terminal shows what the %s mean)"
                     % ("colours and the fixed lights" if not layout.legend else "fixed lights"))
     return rows + (keys or (KEYS_PLAY if playing else KEYS_MENU))
 
 
+def short_label(key):
+    """A label in a few letters, for a cell too narrow for it: "seat 1" as "s1", "status"
+    as "st" (the line under the board says what each stands for)."""
+    words = key.split()
+    if len(words) == 2 and words[1].isdigit():
+        return words[0][0] + words[1]
+    return key[:2]
+
+
+def _shortened_said(shortened):
+    """What shortened labels stand for, in one line: "sN = seat N, st = status"."""
+    said, numbered = [], []
+    for short, key in sorted(shortened.items()):
+        words = key.split()
+        if len(words) == 2 and words[1].isdigit():
+            if words[0] not in numbered:
+                numbered.append(words[0])
+                said.append("%sN = %s N" % (short[0], words[0]))
+        else:
+            said.append("%s = %s" % (short, key))
+    return ", ".join(said)
+
+
 def say(described):
-    """What the board is doing, in words: its protocol `state` (the firmware's own words for
-    the menu's option and value and for the move on offer), seats numbered from 1 as the board
-    labels them. [] before the board has answered."""
-    if not described:
-        return []
-    s = described.get("state", described)
-    if s.get("mode") == "menu":
-        choices = ", ".join(_words(c) for c in s.get("choices", ()))
-        step = re.sub(r"^seat(\d+)$", lambda m: "seat %d" % (int(m.group(1)) + 1), s["step"])
-        return ["menu: %s = %s   (the choices: %s)" % (step, _words(s["value"]), choices)]
-    if s.get("mode") != "play":
-        return []
-    wait = s.get("wait")
-    head = "%s, move %d: " % (s["game"], s["moves"])
-    who = "player %d" % (s["turn"] + 1) if isinstance(s.get("turn"), int) else "?"
-    if wait == "over":
-        winners = ", ".join(str(w + 1) for w in s.get("winners") or ())
-        return [head + "game over, winners: player %s; Enter for the menu" % (winners or "none")]
-    if wait in ("roll", "rolling"):
-        roller = "player %d" % (s["roller"] + 1) if "roller" in s else "the dice"
-        return [head + ("%s to roll (Space)" % roller if wait == "roll"
-                        else "%s's dice are rolling" % roller)]
-    if wait == "decide" and s.get("private"):
-        return [head + "%s, a hidden hand: p holds roll down to see it," % who,
-                "  the card on offer pale where it would lie, the die's pips say which card;",
-                "  then \u2190/\u2192 walk the cards and places, Enter lays it (before p: refused)"]
-    if wait in ("decide", "react") and "offer" in s:
-        # A move the game numbers (a Gatenkaas placement) is said in the game's words
-        offer = s.get("text") if isinstance(s["offer"], int) and s.get("text") else s["offer"]
-        if s.get("private") is False:  # a hidden hand, seen while roll is held
-            return [head + "%s's hand: %s (%d in all)" % (
-                        who, _words(offer), s.get("choices", 1)),
-                    "  roll held: the card shows pale where it would lie, the die's grey pips",
-                    "  say which card; \u2190/\u2192 walk the cards and places, Enter lays it,"
-                    " p lets go"]
-        return [head + "%s to choose; on offer: %s (one of %d)" % (
-            who, _words(offer), s.get("choices", 1))]
-    if wait == "bot":
-        return [head + "the board is playing %s" % who]
-    if wait == "window":
-        return [head + "others may react: Enter, then choose your seat"]
-    if wait == "seat":
-        return [head + "which seat reacts? seat %d on offer" % (s.get("seat", 0) + 1)]
-    return [head + "%s; waiting: %s" % (who, wait)]
+    """What the board is doing, in words: the firmware's own (cheesefw.words, the same lines
+    the web page shows) over its protocol `state`. [] before the board has answered."""
+    return paths.import_firmware("cheesefw.words").lines(described)
 
 
 def _words(value):
     """A value of the protocol as words: a move ["go", "jug"] as "go jug"."""
-    if isinstance(value, (list, tuple)):
-        return " ".join(_words(v) for v in value)
-    if value is True or value is False:
-        return "yes" if value else "no"
-    return str(value)
+    return paths.import_firmware("cheesefw.words").flat(value)
+
+
+def in_a_game(board):
+    """Whether the board was in a game when last seen (its words, or its flash's journal)."""
+    described = (board.described or {}).get("state") or {}
+    if described:
+        return described.get("mode") == "play"
+    return (Path(board.flash_dir) / "journal.txt").is_file() if board.flash_dir else False
+
+
+def _unsaid(board):
+    """The words line of a board that tells the view nothing (an emulated Pico has no side
+    channel into its firmware): where its words can be had."""
+    if board.is_on and not getattr(board, "tells_state", True):
+        return ["in words: cheeseboard state --port %s" % board.pty_path]
+    return []
 
 
 def game_shown(profile, frame, flash_dir):
@@ -292,7 +332,7 @@ def run(board, profile, out=sys.stdout):
                 asked_at = now
                 _ask(board)
             now_showing = (board.frame_seq, board_state(board), repr(board.described),
-                           terminal_size(out))
+                           terminal_size(out), held)
             if now_showing != shown:
                 if shown and now_showing[0] != shown[0] and board.is_on:
                     _ask(board)  # a new frame: the words may have changed too
@@ -305,7 +345,9 @@ def run(board, profile, out=sys.stdout):
                     seen, playing = described["game"], described.get("mode") == "play"
                 game = seen or game  # between games' frames, the last overlay stays
                 out.write(draw(board.frame, profile, status, game, playing,
-                               say(board.described), shown[3]))
+                               say(board.described) or _unsaid(board), shown[3],
+                               keys=keys_now(playing, held),
+                               vision=described.get("vision") == "colour-blind"))
                 out.flush()
             due = presses.due(time.monotonic())
             if due and board.is_on:
@@ -318,8 +360,13 @@ def run(board, profile, out=sys.stdout):
                 if key in (b"q", b"\x03"):
                     return
                 if key == HOLD_KEY and board.is_on:
-                    held = not held
-                    board.set_pin("roll", [(0, 0 if held else 1)])
+                    if held and hand_hidden(board.described):
+                        # Still down from the last player's look, and a hand is hidden again
+                        # (the next player's): the firmware wants roll pressed afresh
+                        board.set_pin("roll", [(0, 1), (RELEASE_MS, 0)])
+                    else:
+                        held = not held
+                        board.set_pin("roll", [(0, 0 if held else 1)])
                 elif key == TAKEBACK_KEY:
                     presses.push("prev", TAKEBACK_MS)
                 elif key == ABANDON_KEY:
@@ -364,11 +411,19 @@ def board_state(board):
 
 def split_keys(data):
     """The keys in one read of the terminal: a burst arrives as one chunk of bytes, where an
-    arrow is a three-byte escape sequence and every other key one byte."""
+    arrow or Home is an escape sequence (ESC [ C, ESC [ 1 ~, ESC O H) and every other key one
+    byte."""
     keys = []
     i = 0
     while i < len(data):
-        n = 3 if data[i:i + 2] == b"\x1b[" else 1
+        n = 1
+        if data[i:i + 2] == b"\x1bO" and i + 2 < len(data):
+            n = 3
+        elif data[i:i + 2] == b"\x1b[":
+            n = 2  # parameters (digits, ;) up to the final byte (@ to ~)
+            while i + n < len(data) and data[i + n] in b"0123456789;":
+                n += 1
+            n = min(n + 1, len(data) - i)
         keys.append(data[i:i + n])
         i += n
     return keys

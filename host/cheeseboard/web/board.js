@@ -225,14 +225,8 @@ function keysNow(s) {
 
 function showState(s) {
   $("keys").textContent = "keys now: " + keysNow(s);
-  if (s.mode === "menu") {
-    $("state").textContent = `menu: ${s.step} = ${s.value}`;
-  } else {
-    // (while the dice wait or roll, `turn` is the dice's own: `roller` is the player's)
-    const who = s.winners && s.winners.length ? `winners: ${s.winners.map((w) => w + 1).join(", ")}`
-      : "roller" in s ? `player ${s.roller + 1} to roll` : `player ${s.turn + 1} to play`;
-    $("state").textContent = `${s.game}: move ${s.moves}, ${who}`;
-  }
+  // The words are the firmware's own (cheesefw.words), as the terminal view shows them
+  $("state").textContent = board ? board.words(s) : "";
 }
 
 // -- the board's life ----------------------------------------------------------------------

@@ -70,6 +70,7 @@ export async function boot(loadMicroPython, files, output, options = {}, asPico 
   const board = app ? app.board : null;
   let frame = "";
   let changed = [];
+  let words = null;
   return {
     mp,
     app,   // null: the profile was refused (its faults are on the console)
@@ -86,6 +87,13 @@ export async function boot(loadMicroPython, files, output, options = {}, asPico 
       return !!hex;
     },
     state() { return JSON.parse(state()); },
+    // A state (this board's, or a replay's step) in words: the firmware's own (cheesefw.words,
+    // which the terminal view shows too), imported at the first call: a board that is only
+    // played never holds it.
+    words(s) {
+      words = words || mp.pyimport("cheesefw.words");
+      return words.text(JSON.stringify(s));
+    },
     frameHex() { return frame; },
     setPin(name, level) { board.set_pin(name, level); },
     feed(text) { board.feed(text); },
