@@ -166,8 +166,8 @@ class ScenarioBoard:
                     self.up = True
                     return
                 except ProtocolError:
-                    late = time.monotonic() > deadline[0]
-                    if late and (self.now() > deadline[1] if emulated else True):
+                    if time.monotonic() > deadline[0] and (not emulated
+                                                           or self.now() > deadline[1]):
                         raise BoardTimeout("the board did not answer within %gs%s"
                                            % (self.timeout, self._last_error())) from None
         finally:
