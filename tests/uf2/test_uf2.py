@@ -114,8 +114,11 @@ def fake_build(tmp_path, monkeypatch):
         if step.startswith("firmware"):
             folder = next(a[6:] for a in cmd if a.startswith("BUILD="))
             (Path(folder) / "firmware.uf2").write_bytes(uf2_blocks([b"x" * 256] * 3))
-            script = env["CMAKE_ARGS"].split("MICROPY_BOARD_LINKER_SCRIPT=")[1]
-            assert Path(script).read_text() == linker.sram_script(tree)
+            if "interpreter-in-flash" in step:
+                assert "CMAKE_ARGS" not in env  # the port's own script
+            else:
+                script = env["CMAKE_ARGS"].split("MICROPY_BOARD_LINKER_SCRIPT=")[1]
+                assert Path(script).read_text() == linker.sram_script(tree)
         if step.startswith("elf"):  # objcopy: the ELF beside the UF2
             Path(cmd[-1]).write_bytes(b"\x7fELF")
 
@@ -156,6 +159,20 @@ def test_a_uf2_built_before_the_interpreter_moved_to_sram_is_not_reused(fake_bui
     (tree / linker.PORT_SCRIPT).write_text(PORT_SCRIPT + "/* changed */\n")
     assert build.build_uf2("pico", tree) != after and steps == ["firmware-frozen-pico",
                                                                 "elf-frozen-pico"]
+
+
+def test_the_port_s_own_placement_is_a_uf2_of_its_own_for_a_benchmark(fake_build, monkeypatch,
+                                                                       capsys):
+    tree, _, steps = fake_build
+    ours = build.build_uf2("pico", tree, frozen=False)
+    monkeypatch.setenv(linker.PLACEMENT_ENV, "flash")
+    del steps[:]
+    baseline = build.build_uf2("pico", tree, frozen=False)
+    assert baseline != ours and baseline.name.startswith("stock-interpreter-in-flash-")
+    assert steps == ["firmware-stock-interpreter-in-flash", "elf-stock-interpreter-in-flash"]
+    monkeypatch.setenv(linker.PLACEMENT_ENV, "rom")
+    assert cli.main(["uf2", "--stock", "--micropython", str(tree)]) == 1
+    assert "sram (the default) or flash" in capsys.readouterr().err
 
 
 # The lines of MicroPython 1.28's ports/rp2/memmap_mp_rp2040.ld that place code (its .text;

@@ -66,6 +66,9 @@ def build_uf2(profile="pico", micropython=None, frozen=True, say=None):
     script = linker.sram_script(src.root)  # refused here, before any build, if it is not 1.28's
     tools = Tools(src, versions, root, say)
     variant = ("frozen-" + board["name"]) if frozen else "stock"
+    in_flash = linker.interpreter_in_flash()
+    if in_flash:  # the port's own script, for a benchmark's "before": a variant of its own
+        variant += "-interpreter-in-flash"
     build_dir = root / "build" / _hash(RECIPE, src.identity)[:16] / variant
     inputs = [RECIPE, src.identity, variant, BOARD, tools.picotool_key, tools.mpy_cross_key,
               versions["arm-none-eabi-gcc"], _hash(script)]
@@ -83,11 +86,12 @@ def build_uf2(profile="pico", micropython=None, frozen=True, say=None):
         make = ["make", "-j%d" % jobs(), "-C", str(src.root / "ports" / "rp2"),
                 "BOARD=" + BOARD, "BUILD=" + str(build_dir)]
         env = tools.env()
-        # The interpreter, the collector and the parser in SRAM (linker.py says why). The
-        # port's Makefile appends its own arguments to these; CMake reads them once, when it
-        # configures the build folder, and the script's path stays the same after.
-        env["CMAKE_ARGS"] = "-DMICROPY_BOARD_LINKER_SCRIPT=%s" % linker.write_sram_script(
-            src.root, build_dir)
+        if not in_flash:
+            # The interpreter, the collector and the parser in SRAM (linker.py says why). The
+            # port's Makefile appends its own arguments to these; CMake reads them once, when
+            # it configures the build folder, and the script's path stays the same after.
+            env["CMAKE_ARGS"] = "-DMICROPY_BOARD_LINKER_SCRIPT=%s" % linker.write_sram_script(
+                src.root, build_dir)
         if frozen:
             # Staged inside the build folder, under its lock: the same paths every time, so
             # that MicroPython's build recompiles only the modules whose bytes changed.

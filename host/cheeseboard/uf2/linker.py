@@ -12,6 +12,7 @@ MICROPY_BOARD_LINKER_SCRIPT); the MicroPython tree itself is left as it is. The 
 code's size (about 12 KB) taken from the heap, which ends where SRAM ends.
 """
 
+import os
 import re
 import shutil
 import subprocess
@@ -19,6 +20,9 @@ import subprocess
 from cheeseboard.uf2.source import UF2Error
 
 PORT_SCRIPT = "ports/rp2/memmap_mp_rp2040.ld"
+# "flash": build with the port's own script, the three left in flash, as a benchmark's
+# baseline (a UF2 of its own in the cache); unset or "sram": as the project ships it
+PLACEMENT_ENV = "CHEESEBOARD_UF2_INTERPRETER"
 IN_SRAM = ("gc.c", "vm.c", "parse.c")  # the port's own list: the sources it keeps out of flash
 SRAM = (0x20000000, 0x20042000)  # the RP2040's striped SRAM and its two scratch banks
 FLASH = (0x10000000, 0x11000000)  # flash as the XIP window maps it
@@ -46,6 +50,16 @@ def sram_script_text(text, path):
             raise UF2Error("%s names no %s object to keep out of flash: not the rp2 port's "
                            "script of MicroPython 1.28" % (path, name))
     return text
+
+
+def interpreter_in_flash():
+    """Whether $CHEESEBOARD_UF2_INTERPRETER asks for the port's own placement (a benchmark's
+    baseline); one line for a value it does not know."""
+    value = os.environ.get(PLACEMENT_ENV, "sram")
+    if value not in ("sram", "flash"):
+        raise UF2Error("$%s is %r: sram (the default) or flash (the port's own linker script, "
+                       "for a benchmark's baseline)" % (PLACEMENT_ENV, value))
+    return value == "flash"
 
 
 def write_sram_script(tree, folder):
