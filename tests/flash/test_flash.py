@@ -12,7 +12,7 @@ import serial
 from flashing import active_slot, append, firmware_copy, flash
 
 from cheeseboard.flash import image
-from cheeseboard.flash.link import Link
+from cheeseboard.flash.link import WIRE_BLOCK, Link, escape
 from cheeseboard.paths import load_profile
 
 pytestmark = pytest.mark.board
@@ -249,6 +249,33 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
                                                          len(data)]}
     assert (board.flash_dir / "t" / "bytes.bin").read_bytes() == data
     assert not (board.flash_dir / "t" / "bytes.bin.part").exists()
+
+
+@pytest.mark.parametrize("window", [1, 16])  # a UART board's pace, and a USB board's
+def test_many_files_go_in_one_call_each_byte_intact(make_vboard, window):
+    board = make_vboard(baud=115200)
+    board.wait_protocol()
+    files = [("t/%s/%d.bin" % ("ab"[i % 2], i), bytes(range(256)) * i + b"\x03\x1bc" * 99 * i)
+             for i in range(5)]  # the first empty, the last 20 blocks on the wire
+    board.release_console()
+    with board.free_running(), Link(board.pty) as link:
+        link.enter()
+        calls, real = [], link.transport.exec_raw_no_follow
+        link.transport.exec_raw_no_follow = lambda code: (calls.append(code), real(code))[1]
+        sent_at_ack, ack = [], link._ack
+        link._ack = lambda: (sent_at_ack.append(link.wire.sent), ack())[1]
+        link.send_files(files, packed=False, window=window)
+        assert len(calls) == 1  # one call of the agent: no round trip a file
+        # after "ready", the bytes sent before the host waits for an acknowledgement: a
+        # block at a UART board's pace, the first `window` blocks at a USB board's
+        ahead = [b - a for a, b in zip(sent_at_ack, sent_at_ack[1:], strict=False)]
+        blocks = [len(wire[i : i + WIRE_BLOCK]) for wire in (escape(d) for _, d in files)
+                  for i in range(0, len(wire), WIRE_BLOCK)]
+        assert len(blocks) > 16 and ahead[0] == sum(blocks[:window])
+        assert link.call("listing", "t") == {
+            path[2:]: [sha256(data).hexdigest()[:16], len(data)] for path, data in files}
+    for path, data in files:
+        assert (board.flash_dir / path).read_bytes() == data
 
 
 @pytest.mark.wall  # the tool's waits are the wall's

@@ -12,7 +12,7 @@ import pytest
 from cheeseboard import cli, paths
 from cheeseboard.flash import deploy
 from cheeseboard.flash import image as images
-from cheeseboard.uf2 import build, manifest, source, uf2file
+from cheeseboard.uf2 import build, linker, manifest, source, uf2file
 from cheeseboard.uf2.source import UF2Error
 
 PICO = paths.load_profile("pico")
@@ -99,6 +99,8 @@ def fake_build(tmp_path, monkeypatch):
     for marker in source.SUBMODULES.values():
         (tree / marker).parent.mkdir(parents=True, exist_ok=True)
         (tree / marker).write_text("")
+    (tree / linker.PORT_SCRIPT).parent.mkdir(parents=True)
+    (tree / linker.PORT_SCRIPT).write_text(PORT_SCRIPT)
     firmware = tmp_path / "firmware"
     shutil.copytree(paths.FIRMWARE, firmware)
     monkeypatch.setattr(paths, "FIRMWARE", firmware)
@@ -112,6 +114,13 @@ def fake_build(tmp_path, monkeypatch):
         if step.startswith("firmware"):
             folder = next(a[6:] for a in cmd if a.startswith("BUILD="))
             (Path(folder) / "firmware.uf2").write_bytes(uf2_blocks([b"x" * 256] * 3))
+            if "interpreter-in-flash" in step:
+                assert "CMAKE_ARGS" not in env  # the port's own script
+            else:
+                script = env["CMAKE_ARGS"].split("MICROPY_BOARD_LINKER_SCRIPT=")[1]
+                assert Path(script).read_text() == linker.sram_script(tree)
+        if step.startswith("elf"):  # objcopy: the ELF beside the UF2
+            Path(cmd[-1]).write_bytes(b"\x7fELF")
 
     monkeypatch.setattr(build, "run", run)
     return tree, firmware, steps
@@ -120,17 +129,31 @@ def fake_build(tmp_path, monkeypatch):
 def test_nothing_changed_builds_nothing_and_a_module_rebuilds_only_the_firmware(fake_build):
     tree, firmware, steps = fake_build
     first = build.build_uf2("pico", tree)
-    assert steps == ["picotool-cmake", "picotool", "mpy-cross", "firmware-frozen-pico"]
-    assert uf2file.check_rp2040(first)
+    assert steps == ["picotool-cmake", "picotool", "mpy-cross", "firmware-frozen-pico",
+                     "elf-frozen-pico"]
+    assert uf2file.check_rp2040(first) and build.elf_of(first).exists()
     del steps[:]
     assert build.build_uf2("pico", tree) == first and steps == []
     (firmware / "cheesefw" / "render.py").write_text(
         (firmware / "cheesefw" / "render.py").read_text() + "\n# changed\n")
     changed = build.build_uf2("pico", tree)
-    assert steps == ["firmware-frozen-pico"] and changed != first
+    assert steps == ["firmware-frozen-pico", "elf-frozen-pico"] and changed != first
     del steps[:]
     stock = build.build_uf2("pico", tree, frozen=False)
-    assert steps == ["firmware-stock"] and stock not in (first, changed)
+    assert steps == ["firmware-stock", "elf-stock"] and stock not in (first, changed)
+
+
+# The lines of MicroPython 1.28's ports/rp2/memmap_mp_rp2040.ld that place code (its .text;
+# the exclusions on one line there)
+PORT_SCRIPT = """\
+    .text : {
+        *(.init)
+        /* Change for MicroPython... exclude gc.c, parse.c, vm.c from flash */
+        *(EXCLUDE_FILE(*libgcc.a: *libc.a: *lib_a-mem*.o *libm.a:
+                       *gc.c.obj *vm.c.obj *parse.c.obj) .text*)
+        *(.fini)
+    } > FLASH
+"""
 
 
 def test_a_failed_build_leaves_no_uf2(fake_build, monkeypatch, tmp_path, capsys):

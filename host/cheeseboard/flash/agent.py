@@ -2,9 +2,10 @@
 # REPL and then called by name (see deploy.py). It hashes, lists, copies, removes
 # and receives files, checks a slot against its manifest and switches slots.
 # Files arrive on stdin as raw bytes (deflate-compressed per file when the board has
-# `deflate`), Ctrl-C escaped, one block at a time, each acknowledged with "." so that
-# no buffer on a UART board overflows. A file is held in RAM until it is whole (the
-# largest, compressed, is under 6 KB), then written as name.part and renamed.
+# `deflate`), Ctrl-C escaped, many in one call, in blocks each acknowledged with "." so
+# that no buffer on a UART board overflows (the host sends the next block only then; on
+# a USB board it sends ahead). A file is held in RAM until it is whole (the largest,
+# compressed, is under 6 KB), then written.
 import binascii
 import gc
 import hashlib
@@ -211,31 +212,41 @@ def _read(n):
     return out
 
 
-def receive(path, size, packed, wbits=10, block=256):
-    """A file from stdin: size bytes, with 0x03 and 0x1b escaped (as 0x1b "c" and 0x1b "e":
-    Ctrl-C stays the interrupt), deflate-compressed if packed; '.' acknowledges each block."""
-    _mkdirs(path)
-    data = bytearray()
+def receive(files, packed, wbits=10, block=256):
+    """Files from stdin, one after another: files is [[path, size on the wire], ...]. Each
+    arrives as size bytes with 0x03 and 0x1b escaped (as 0x1b "c" and 0x1b "e": Ctrl-C stays
+    the interrupt), deflate-compressed if packed, in blocks of block bytes (a file's last may
+    be shorter); '.' says ready, then acknowledges each block as it is read. Each file is
+    written in place: the flash checks every file's hash before it seals the slot, and on
+    LittleFS a file cut short keeps its old bytes (a rename more would cost the flash as much
+    again as the file's own writes)."""
+    made = set()
     sys.stdout.write(".")  # ready
-    while len(data) < size:
-        data.extend(_read(min(block, size - len(data))))
-        sys.stdout.write(".")
-    data = bytes(data).replace(b"\x1bc", b"\x03").replace(b"\x1be", b"\x1b")
-    with open(path + ".part", "wb") as f:
-        if packed:
-            import io
+    for path, size in files:
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            _mkdirs(path)
+            made.add(folder)
+        data = bytearray()
+        while len(data) < size:
+            data.extend(_read(min(block, size - len(data))))
+            sys.stdout.write(".")
+        data = bytes(data).replace(b"\x1bc", b"\x03").replace(b"\x1be", b"\x1b")
+        with open(path, "wb") as f:
+            if packed:
+                import io
 
-            import deflate
+                import deflate
 
-            d = deflate.DeflateIO(io.BytesIO(data), deflate.RAW, wbits)
-            while True:
-                n = d.readinto(_buf)
-                if not n:
-                    break
-                f.write(memoryview(_buf)[:n])
-        else:
-            f.write(data)
-    os.rename(path + ".part", path)
+                d = deflate.DeflateIO(io.BytesIO(data), deflate.RAW, wbits)
+                while True:
+                    n = d.readinto(_buf)
+                    if not n:
+                        break
+                    f.write(memoryview(_buf)[:n])
+            else:
+                f.write(data)
+        data = None
     _out("received")
 
 

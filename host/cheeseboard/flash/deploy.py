@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from cheeseboard import CheeseboardError, paths
 from cheeseboard.flash import image as images
+from cheeseboard.flash.link import WINDOW as LINK_WINDOW
 from cheeseboard.flash.link import LinkError
 
 # MicroPython's architecture numbers (py/persistentcode.h), as sys.implementation._mpy has them
@@ -376,17 +377,17 @@ def flash(link, image, plan, facts, progress=None, say=print, step=_no_step):
     sends = [("%s/%s" % (slot, p), image.files[p], "%s/%s" % (slot, p)) for p in plan.upload]
     sends += [(p + ".new", image.loader[p], p) for p in plan.loader]
     total = sum(len(d) for _, d, _ in sends)
-    done = 0
+    before = [sum(len(d) for _, d, _ in sends[:i]) for i in range(len(sends))]
     step("send")
-    for i, (dest, data, label) in enumerate(sends):
+    if sends:  # all in one call of the agent, pipelined where the board's console allows
         sent = None
         if progress:
 
-            def sent(n, base=done, i=i, label=label):
-                progress(i, len(sends), base + n, total, label)
+            def sent(i, n):
+                progress(i, len(sends), before[i] + n, total, sends[i][2])
 
-        link.send_file(dest, data, packed=packed, progress=sent)
-        done += len(data)
+        link.send_files([(dest, data) for dest, data, _ in sends], packed,
+                        LINK_WINDOW.get(facts.get("platform"), 1), sent)
     if progress:
         progress(len(sends), len(sends), total, total, "")
     step("manifest")

@@ -37,6 +37,12 @@ AGENT = _compact((Path(__file__).parent / "agent.py").read_text())
 # Bytes per acknowledged block: a whole block fits the smallest console input buffer
 # (an ESP32's UART: 260 bytes), so none is lost while the board writes to its flash.
 WIRE_BLOCK = 256
+# Blocks sent ahead of the board's acknowledgements, by its sys.platform (else 1: each block
+# waits for the last one's). A Pico's console is USB CDC: while MicroPython's input buffer is
+# full, TinyUSB takes no more packets from the host, which waits (flow control), so nothing
+# is lost however far ahead it sends, and no block waits for a round trip. A board behind a
+# UART bridge (most ESP32s) has no such brake: one block at a time.
+WINDOW = {"rp2": 16}
 WBITS = 10  # deflate window: 1 KB of the board's heap while a file is unpacked
 ACK_TIMEOUT = 10.0
 
@@ -272,30 +278,47 @@ class Link:
 
     def send_file(self, dest, data, packed=False, progress=None):
         """Write data to dest on the board (atomically: a .part file, then a rename)."""
+        self.send_files([(dest, data)], packed,
+                        progress=progress and (lambda i, n: progress(n)))
+
+    def send_files(self, files, packed=False, window=1, progress=None):
+        """Write each (dest, data) of files on the board, in one call of the agent (each file
+        atomically: a .part file, then a rename). window: blocks sent ahead of the board's
+        acknowledgements (1: each waits for the last one's; see WINDOW). progress(i, n): n
+        bytes of files[i] sent."""
         from mpremote.transport import TransportError
 
-        encoded = escape(_deflate(data) if packed else data)
+        encoded = [escape(_deflate(data) if packed else data) for _, data in files]
         serial = self.transport.serial
         serial.timeout = None
+        receiving = "files"  # for the error: the file on the wire when the board went
         try:
             with _quiet():
-                self.transport.exec_raw_no_follow(
-                    _py_call("receive", (dest, len(encoded), packed, WBITS, WIRE_BLOCK))
-                )
-            self._ack()
-            for i in range(0, len(encoded), WIRE_BLOCK):
-                serial.write(encoded[i : i + WIRE_BLOCK])
+                self.transport.exec_raw_no_follow(_py_call("receive", (
+                    [[f[0], len(wire)] for f, wire in zip(files, encoded, strict=True)],
+                    packed, WBITS, WIRE_BLOCK)))
+            self._ack()  # ready
+            owed = 0  # blocks sent, not yet acknowledged
+            for i, wire in enumerate(encoded):
+                receiving, size = files[i][0], len(files[i][1])
+                for at in range(0, len(wire), WIRE_BLOCK):
+                    if owed >= window:
+                        self._ack()
+                        owed -= 1
+                    serial.write(wire[at : at + WIRE_BLOCK])
+                    owed += 1
+                    if progress:
+                        progress(i, min(size, (at + WIRE_BLOCK) * size // len(wire)))
+            for _ in range(owed):
                 self._ack()
-                if progress:
-                    progress(min(len(data), (i + WIRE_BLOCK) * len(data) // len(encoded)))
             out, err = self.transport.follow(ACK_TIMEOUT)
         except (TransportError, OSError, Silent) as e:
             raise LinkError(
-                "the board stopped answering while receiving %s (%s)" % (dest, e)
+                "the board stopped answering while receiving %s (%s)" % (receiving, e)
             ) from None
         if err:
             raise LinkError("the board: %s" % err.decode(errors="replace").strip())
-        self.file_bytes += len(data)
+        self.file_bytes += sum(len(data) for _, data in files)
 
     def _ack(self):
         serial = self.transport.serial

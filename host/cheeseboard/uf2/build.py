@@ -9,7 +9,9 @@ The cache ($CHEESEBOARD_CACHE or ~/.cache/cheeseboard, then uf2/) holds:
     build/      the port's build folders, one per MicroPython tree and variant (stock, or
                 frozen for a profile): kept, so that a changed module recompiles only itself;
                 a frozen one holds its staged files (cheeseboard-frozen/ and its .manifest.py)
-    out/        each UF2 built, named by a hash of all its inputs: asked again, it is there
+    out/        each UF2 built, named by a hash of all its inputs: asked again, it is there;
+                beside it its ELF (.elf, without debug information), whose symbols say where
+                each function runs from
     logs/       each step's output, named in the error when a step fails
 
 A folder in picotool/ or mpy-cross/ counts only once its build finished (a file `done` in it);
@@ -27,18 +29,19 @@ from contextlib import contextmanager
 
 from cheeseboard import paths
 from cheeseboard.flash.build import cache_root
+from cheeseboard.uf2 import linker, source, uf2file
 from cheeseboard.uf2 import manifest as manifests
-from cheeseboard.uf2 import source, uf2file
 from cheeseboard.uf2.source import UF2Error
 
 BOARD = "RPI_PICO"
-RECIPE = "2"  # bump when the way a UF2 is built changes: no cached UF2 or build folder is reused
+RECIPE = "3"  # bump when the way a UF2 is built changes: no cached UF2 or build folder is reused
 TOOLS = {  # a command the build needs: what provides it on Debian
     "cmake": "cmake",
     "make": "make",
     "gcc": "gcc",
     "g++": "g++",
     "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
+    "arm-none-eabi-objcopy": "binutils-arm-none-eabi",
 }
 
 
@@ -60,11 +63,15 @@ def build_uf2(profile="pico", micropython=None, frozen=True, say=None):
     versions = toolchain()
     root = cache()
     src = source.micropython(micropython, root / "src")
+    script = linker.sram_script(src.root)  # refused here, before any build, if it is not 1.28's
     tools = Tools(src, versions, root, say)
     variant = ("frozen-" + board["name"]) if frozen else "stock"
+    in_flash = linker.interpreter_in_flash()
+    if in_flash:  # the port's own script, for a benchmark's "before": a variant of its own
+        variant += "-interpreter-in-flash"
     build_dir = root / "build" / _hash(RECIPE, src.identity)[:16] / variant
     inputs = [RECIPE, src.identity, variant, BOARD, tools.picotool_key, tools.mpy_cross_key,
-              versions["arm-none-eabi-gcc"]]
+              versions["arm-none-eabi-gcc"], _hash(script)]
     files = manifests.frozen_files(board)[0] if frozen else {}
     inputs.append(manifests.files_hash(files))
     out = root / "out" / ("%s-%s.uf2" % (variant, _hash(*inputs)[:16]))
@@ -78,19 +85,35 @@ def build_uf2(profile="pico", micropython=None, frozen=True, say=None):
             % (BOARD, " with the firmware frozen in" if frozen else ""))
         make = ["make", "-j%d" % jobs(), "-C", str(src.root / "ports" / "rp2"),
                 "BOARD=" + BOARD, "BUILD=" + str(build_dir)]
+        env = tools.env()
+        if not in_flash:
+            # The interpreter, the collector and the parser in SRAM (linker.py says why). The
+            # port's Makefile appends its own arguments to these; CMake reads them once, when
+            # it configures the build folder, and the script's path stays the same after.
+            env["CMAKE_ARGS"] = "-DMICROPY_BOARD_LINKER_SCRIPT=%s" % linker.write_sram_script(
+                src.root, build_dir)
         if frozen:
             # Staged inside the build folder, under its lock: the same paths every time, so
             # that MicroPython's build recompiles only the modules whose bytes changed.
             staged = manifests.stage(files, build_dir / "cheeseboard-frozen")
             make.append("FROZEN_MANIFEST=%s" % staged)
-        run(make, "firmware-" + variant, tools.env())
+        run(make, "firmware-" + variant, env)
         built = build_dir / "firmware.uf2"
         uf2file.check_rp2040(built)
         out.parent.mkdir(parents=True, exist_ok=True)
+        elf = out.with_suffix(".elf.part")
+        run(["arm-none-eabi-objcopy", "--strip-debug", str(build_dir / "firmware.elf"),
+             str(elf)], "elf-" + variant, env)
+        elf.replace(elf_of(out))  # the ELF first: a UF2 in out/ always has its ELF beside it
         tmp = out.with_name(out.name + ".part")
         shutil.copyfile(built, tmp)
         tmp.replace(out)
     return out
+
+
+def elf_of(uf2):
+    """The ELF a UF2 in the cache was made from (its symbols; no debug information)."""
+    return uf2.with_suffix(".elf")
 
 
 class Tools:
