@@ -38,6 +38,12 @@ def state(app, request):
     return {"state": described, "stuck": app.buttons.stuck()}
 
 
+def selftest(app, request):
+    from cheesefw import selftest  # the bring-up test: a board that plays never loads it
+
+    return selftest.command(app, request)
+
+
 def log(app, request):
     return app.scene.log(request_line.number(request, "from", 0, request_line.MAX_ID, 0))
 

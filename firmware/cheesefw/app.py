@@ -7,7 +7,8 @@ from cheesefw.buttons import Buttons
 from cheesefw.modules import forget
 
 TICK_MS = 10
-_ANSWERS = const(("hello", "state", "log"))  # the App's own commands (cheesefw.answers)
+# The App's own commands (cheesefw.answers; selftest: the bring-up test, cheesefw.selftest)
+_ANSWERS = const(("hello", "state", "log", "selftest"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
 
 
@@ -22,12 +23,11 @@ class App:
         self._work = render.new_frame(board.pixel_count)
         self._shown = render.new_frame(board.pixel_count)
         self._out = render.new_frame(board.pixel_count)
-        self._dirty = True
+        self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
-        handlers["selftest"] = self._selftest
         more = getattr(self.scene, "handlers", None)
         if more:  # the engine's own commands (the rule tables')
             handlers.update(more())
@@ -41,15 +41,6 @@ class App:
 
         return run
 
-    def _selftest(self, request):
-        from cheesefw import selftest  # the bring-up test: a board that plays never loads it
-
-        return selftest.command(self, request)
-
-    def redraw(self):
-        """Draw the scene again at the next tick (a scene was put in place)."""
-        self._dirty = True
-
     def tick(self):
         """One pass of the main loop; writes a frame only when it changed."""
         board = self.board
@@ -57,18 +48,14 @@ class App:
         now = board.ticks_ms()
         for name, event in self.buttons.events():
             if self.scene.on_button(name, event, now):
-                self._dirty = True
+                self.dirty = True
         data = board.console_read()
         if data:
             self.server.feed(data)
         if self.scene.update(now):
-            self._dirty = True
-        if getattr(self.scene, "over", False):  # the self-test is done: back to the game
-            from cheesefw import selftest
-
-            selftest.end(self)
-        if self._dirty:
-            self._dirty = False
+            self.dirty = True
+        if self.dirty:
+            self.dirty = False
             self.scene.draw(self._work)
             if self._work != self._shown:
                 self._shown[:] = self._work
@@ -136,5 +123,5 @@ def _power_on(trial, feed):
     if [b for b in app.buttons.buttons if b.name == "roll" and b.pressed]:
         from cheesefw import selftest  # roll held at power-on: the bring-up test
 
-        selftest.begin(app, app.board.ticks_ms(), held=("roll",))
+        selftest.start(app, app.board.ticks_ms(), ("roll",))
     return app

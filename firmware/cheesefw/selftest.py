@@ -31,13 +31,13 @@ _COLOURS = (("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)))
 class SelfTest:
     """A scene (as the engine is one): buttons in, frames out, a step at a time."""
 
-    def __init__(self, board, pressed, now, after):
-        self.board = board
-        self.after = after  # the scene to give the board back to
+    def __init__(self, app, pressed, now):
+        self.app = app
+        self.board = board = app.board
+        self.after = app.scene  # the scene to give the board back to
         self.lines = []
         self.faults = 0
         self.done = False
-        self.over = False  # done, and a button pressed after: the board goes back to play
         self._say("selftest: the chain, pixel by pixel in red, green, blue (%d pixels, "
                   "led.order %s)" % (board.pixel_count, board.profile["led"].get("order", "GRB")))
         self.stuck = [name for name in BUTTONS if name in pressed]
@@ -120,7 +120,8 @@ class SelfTest:
 
     def on_button(self, name, event, now):
         if self.done:
-            self.over = self.over or event == "press"  # the App gives the board back
+            if event == "press":  # done, and a button pressed after: the board goes back to play
+                end(self.app)
             return False
         asked = self.asking()
         if asked is None or event != "press":
@@ -160,13 +161,13 @@ class SelfTest:
                 "asking": self.asking()}
 
 
-def begin(app, now, held=()):
+def start(app, now, held=()):
     """Put the self-test in the App's place (the scene it had comes back after). held: the
     buttons already down that are not faults (roll, held to ask for the test at power-on)."""
     if not isinstance(app.scene, SelfTest):
         pressed = [b.name for b in app.buttons.buttons if b.pressed and b.name not in held]
-        app.scene = SelfTest(app.board, pressed, now, app.scene)
-        app.redraw()
+        app.scene = SelfTest(app, pressed, now)
+        app.dirty = True
 
 
 def command(app, request):
@@ -174,7 +175,7 @@ def command(app, request):
     once it is done; each answer is the report so far."""
     now = app.board.ticks_ms()
     if request.get("start"):
-        begin(app, now)
+        start(app, now)
     test = app.scene
     if not isinstance(test, SelfTest):
         raise ValueError("no self-test running (start one with start: true)")
@@ -191,5 +192,5 @@ def end(app):
     from cheesefw.modules import forget
 
     app.scene = app.scene.after
-    app.redraw()
+    app.dirty = True
     forget("cheesefw.selftest")

@@ -145,7 +145,7 @@ def bench_tick():
     t0 = time.ticks_us()
     for _ in range(n):  # a tick that redraws everything, as when a blink turns
         board.now += 10
-        a._dirty = True
+        a.dirty = True
         a.tick()
     draw_us = time.ticks_diff(time.ticks_us(), t0) / n
     # The baseline: a loop that only writes the same frame, as the simulator's HAL does.
@@ -172,7 +172,7 @@ def bench_tick():
     # A press: the tick in which the debounced press arrives writes the answering frame.
     before = board2.frames
     if idle.scene.on_button("next", "press", board2.now):
-        idle._dirty = True
+        idle.dirty = True
     idle.tick()
     print(json.dumps({"tick_us": tick_us, "draw_us": draw_us, "copy_us": copy_us,
                       "frames": written, "ticks": n,

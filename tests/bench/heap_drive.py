@@ -33,7 +33,7 @@ class Drive:
         else:
             self.now += 1000  # let a timer run out (the board's cat thinking, the dice)
             scene.update(self.now)
-        self.app._dirty = True
+        self.app.dirty = True
         self.app.tick()  # the main loop's pass: buttons, console, draw, limit, show
         self.steps += 1
         return True

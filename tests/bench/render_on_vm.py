@@ -57,7 +57,7 @@ def game_tick():
 
 def redraw_tick():
     board.now += 10
-    a._dirty = True
+    a.dirty = True
     a.tick()
 
 

@@ -142,8 +142,6 @@ class Play:
             # the die tumbles, its outcome is not drawn yet: the roll is called off.)
             from cheesefw.engine import takeback
 
-            if not self.undo or self.wait not in (_DECIDE, _ROLL, _ROLLING, _WINDOW, _BOT):
-                return takeback.refuse(self, now)
             return takeback.press(self, now)
         if event == "press":
             self.why = None  # why the last takeback was refused: said until the next press

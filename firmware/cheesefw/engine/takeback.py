@@ -7,9 +7,16 @@ from cheesefw import const
 _TAKEBACKS_LOGGED = const(16)  # the takebacks the log remembers (the latest)
 
 
+# What the game may wait on for a move to go back (the die's tumble too: its roll is called off)
+_MAY_GO_BACK = const(("decide", "roll", "rolling", "window", "bot"))
+
+
 def press(play, now):
-    """The last person's move of play taken back (play has checked that one may go back now);
-    True (redraw). Without the heap to rebuild the game, refused: the game goes on as it was."""
+    """A long press of prev: the last person's move of play taken back, True (redraw); refused
+    where the game waits on no one's choice or nothing may go back, and where the heap is too
+    small to rebuild the game: the game then goes on as it was."""
+    if not play.undo or play.wait not in _MAY_GO_BACK:
+        return refuse(play, now)
     to = play.undo[-1]
     try:  # (the game is rebuilt beside the one in play, which stays until it is whole)
         replay(play, to)
