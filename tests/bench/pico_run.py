@@ -95,8 +95,9 @@ def print_pico_table(title, rows):
     """rows: (name, emulated, kind, format, against): the figure on the emulated Pico and as
     a real Pico is expected to show it (times its kind's factor; a kind of None is a figure
     the chip's speed does not set: bytes, the wire's time, the host's)."""
-    width = max(len(title), max(len(r[0]) for r in rows))
-    print("%-*s  %12s  %12s  %s" % (width, title, "emulated", "real Pico", "against"))
+    width = max(len(r[0]) for r in rows)
+    print(title)
+    print("%-*s  %12s  %12s  %s" % (width, "figure", "emulated", "real Pico", "against"))
     for name, emulated, kind, fmt, against in rows:
         real = fmt % calibration.on_a_pico(emulated, kind) if kind else "="
         print("%-*s  %12s  %12s  %s" % (width, name, fmt % emulated, real, against))

@@ -10,7 +10,8 @@ it again from the flash file; the watchdog (machine.WDT, machine.reset) does the
 Time inside is the chip's: 125 MHz cycles, and the timer's alarms while it sleeps. The
 flash is read through a model of the XIP cache, its misses costing cycles (xip_cache.mjs);
 CHEESEBOARD_PICO_XIP_CACHE=off (or xip_cache=False) reads it as fast as SRAM instead, as
-rp2040js does by itself. Either way a real Pico is somewhat slower still: docs/pico.md.
+rp2040js does by itself (its timings then err fast). docs/pico.md says how near a real
+Pico's timings the model comes.
 """
 
 import os
