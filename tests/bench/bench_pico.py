@@ -296,9 +296,10 @@ def main():
     except Stopped as e:
         print("bench_pico: %s" % e, file=sys.stderr)
         return 1
-    cache = "XIP cache modelled" if os.environ.get("CHEESEBOARD_PICO_XIP_CACHE") != "off" \
-        else "no XIP cache model"
-    print_pico_table("emulated Pico (rp2040js, %s): %s" % (cache, " ".join(parts)), rows)
+    modelled = os.environ.get("CHEESEBOARD_PICO_XIP_CACHE") != "off"
+    cache = "XIP cache modelled" if modelled else "no XIP cache model"
+    print_pico_table("emulated Pico (rp2040js, %s): %s" % (cache, " ".join(parts)), rows,
+                     calibrated=modelled)
     return 0
 
 

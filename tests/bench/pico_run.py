@@ -91,16 +91,22 @@ def _last_line(output):
     return lines[-1] if lines else ""
 
 
-def print_pico_table(title, rows):
+def print_pico_table(title, rows, calibrated=True):
     """rows: (name, emulated, kind, format, against): the figure on the emulated Pico and as
     a real Pico is expected to show it (times its kind's factor; a kind of None is a figure
-    the chip's speed does not set: bytes, the wire's time, the host's)."""
+    the chip's speed does not set: bytes, the wire's time, the host's). The factors hold for
+    the emulator with its XIP cache model: without it (calibrated False), none is shown."""
     width = max(len(r[0]) for r in rows)
     print(title)
     print("%-*s  %12s  %12s  %s" % (width, "figure", "emulated", "real Pico", "against"))
     for name, emulated, kind, fmt, against in rows:
-        real = fmt % calibration.on_a_pico(emulated, kind) if kind else "="
+        real = "=" if not kind else "-" if not calibrated else fmt % calibration.on_a_pico(
+            emulated, kind)
         print("%-*s  %12s  %12s  %s" % (width, name, fmt % emulated, real, against))
     kinds = sorted({r[2] for r in rows if r[2]})
+    if not calibrated:
+        print("(real Pico: -, the factors are for the emulator with its XIP cache model; "
+              "=: not set by the chip's speed)")
+        return
     print("(real Pico: emulated times %s; =: not set by the chip's speed)" % ", ".join(
         "%.2fx for %s" % (calibration.factor(k), k) for k in kinds))
