@@ -236,9 +236,9 @@ def frozen_rows(run, tmp, frozen, heaps, first, hello):
         frozen_hello = board.wait_protocol(timeout=300)
     rows = [
         ("boot to the menu, frozen (chip ms)", frozen_first["at_ms"], "ordinary Python", "%d",
-         "as files: %s ms" % (first["at_ms"] if first else "-")),
+         "as files: %d ms" % first["at_ms"] if first else "(as files: the chip part)"),
         ("free heap after boot, frozen", frozen_hello["heap_free"], None, "%d",
-         "as files: %s" % (hello["heap_free"] if hello else "-")),
+         "as files: %d" % hello["heap_free"] if hello else "(as files: the chip part)"),
     ]
     if heaps is not None:
         frozen_heaps = heap_rows(run, board, ", frozen")
