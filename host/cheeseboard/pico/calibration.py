@@ -13,7 +13,7 @@ the emulated Pico times its kind's factor is what a real Pico is expected to sho
 REAL_OVER_EMULATED = {
     "tight loop": 1.00,  # int add, int mul, float add, float pow: 0.90x to 1.03x
     "ordinary Python": 1.01,  # Mandelbrot: calls, closures, complex numbers, strings
-    "big ints": 1.32,  # pi to 1,000 digits (1.35x without the cache model: not the cache)
+    "big ints": 1.33,  # pi to 1,000 digits (1.35x without the cache model: not the cache)
 }
 # The board players' search is ordinary Python (calls, lists, attributes) with a larger
 # working set of code, whose misses the cache model counts; no published figure measures it,

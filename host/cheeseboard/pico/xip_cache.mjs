@@ -52,7 +52,10 @@ export class XipCache {
       if (way >= 0) {
         this.hits++;
         this.victim[set] = way ^ 1;
-        if (line === this.fillLine && now < this.fillReady) this.stall += this.fillReady - now;
+        // (the line's first word is in; its second may still be on its way)
+        if (line === this.fillLine && (address & 4) && now < this.fillReady) {
+          this.stall += this.fillReady - now;
+        }
         return;
       }
     }
