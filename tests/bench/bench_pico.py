@@ -1,36 +1,25 @@
-"""Figures on an emulated Pico: MicroPython's rp2 port on rp2040js, in the chip's own time.
+"""Figures on an emulated Pico: MicroPython's rp2 port on rp2040js, in the chip's own time,
+each beside what a real Pico is expected to show (cheeseboard/pico/calibration.py's factor
+for its kind of code, from bench_calibration.py).
 
-    python tests/bench/bench_pico.py [render]      (render: its render rows alone)
+    python tests/bench/bench_pico.py [PART ...]      (no part: all; --help lists them)
 
 The UF2s are `cheeseboard uf2`'s (MicroPython's own, and with the firmware frozen in: built
-once from ../shared/third_party or $CHEESEBOARD_MICROPYTHON, then cached); CHEESEBOARD_PICO_UF2
-and CHEESEBOARD_PICO_FROZEN_UF2 name others.
+once from ../shared/third_party or $CHEESEBOARD_MICROPYTHON, then cached; only those the
+parts need); CHEESEBOARD_PICO_UF2 and CHEESEBOARD_PICO_FROZEN_UF2 name others. The emulator
+models the flash's XIP cache (CHEESEBOARD_PICO_XIP_CACHE=off leaves it out).
 
-The emulator does not model the flash's XIP wait states: every figure errs on the fast side
-(a real Pico runs code from flash through a 16 KB cache, and each miss costs cycles).
-
-- `cheeseboard flash` onto a blank Pico running MicroPython's own firmware, then again with
-  nothing changed, against `mpremote fs cp -r` of the same image laid out as files onto
-  another blank Pico (chip time, from the side channel's clock);
-- boot to the menu: power on to the first LED frame on the NeoPixel pin;
-- the menu's frame write: the pulses on the pin, first rise to last fall, against the
-  WS2812 wire time (30 us a pixel);
-- free heap after boot (`hello`); the peak live heap of a whole 6-player Gouda game with
-  powers and of a kitchen game (games_on_vm.py's heap mode, the firmware loaded as .mpy files,
-  and again frozen into the UF2: target 48 KB, moonshot 40 KB); a Gatenkaas hand's
-  legal placements and the board's choice (its gatenkaas mode); the UF2 with the firmware
-  frozen in: its boot to the menu and free heap;
-- on the chip (pico_on_chip.py, time.ticks_us): a main-loop tick of a 6-player Gouda game,
-  mean and worst; each game with the board playing every seat, its longest tick and the ticks
-  over 10 ms; a frame write through the HAL at 64 and 256 pixels against the wire
-  time; a journal line appended on LittleFS; render plus power limit of a 6-player Gouda
-  frame against a frame copy (render_on_vm.py, as bench_render.py runs it on the unix port).
+Each step has a deadline on the wall; a step that fails or runs past it stops the run with a
+line naming the step, the chip's clock and the last line the board printed, and every
+emulator started is stopped.
 """
 
+import argparse
 import json
 import os
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -39,19 +28,54 @@ sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
 from flashing import flash  # noqa: E402
-from table import print_table  # noqa: E402
-from vboard import VBoard  # noqa: E402
+from pico_run import PicoRun, Stopped, print_pico_table  # noqa: E402
 
 from cheeseboard.flash import image  # noqa: E402
 from cheeseboard.paths import load_profile  # noqa: E402
+from cheeseboard.pico import calibration  # noqa: E402
 
 PROFILE = "pico"
 WIRE_US_PER_PIXEL = 30
+TICK_US = 10000
 HEAP_TARGET, HEAP_MOONSHOT = 48 * 1024, 40 * 1024  # the frozen firmware's peak live heap
 # The games whose peak live heap is measured: (label, games_on_vm.py's heap arguments)
 HEAP_GAMES = (("6-player Gouda with powers", ("gouda", "6", "1")),
               ("kitchen", ("kitchen", "2", "0")))
-MPREMOTE = Path(sys.executable).parent / "mpremote"
+PARTS = {
+    "flash": "`cheeseboard flash` onto a blank Pico running MicroPython's own firmware, then "
+             "again with nothing changed, against `mpremote fs cp -r` of the same image as "
+             "files onto another (chip time, the side channel's clock)",
+    "chip": "boot to the menu (power on to the first frame on the pin), the menu's frame on "
+            "the pin against the WS2812 wire time, free heap after boot; pico_on_chip.py: a "
+            "6-player Gouda tick, each game with the board playing every seat (its longest "
+            "tick, the ticks late), a frame write through the HAL at 64 and 256 px against "
+            "the wire time, a journal append on LittleFS",
+    "render": "render plus power limit of a 6-player Gouda frame against a frame copy "
+              "(render_on_vm.py, as bench_render.py runs it on the unix port)",
+    "heaps": "the peak live heap of a whole 6-player Gouda game with powers and of a kitchen "
+             "game (games_on_vm.py's heap mode, sampled at every step), the firmware as .mpy "
+             "files and frozen into the UF2 (target 48 KB, moonshot 40 KB)",
+    "gatenkaas": "a Gatenkaas hand's legal placements and the board's choice "
+                 "(games_on_vm.py's gatenkaas mode)",
+    "frozen": "the UF2 with the firmware frozen in: its boot to the menu and free heap",
+}
+FROZEN_PARTS = ("heaps", "frozen")  # the parts that need the frozen UF2
+
+
+def arguments():
+    parser = argparse.ArgumentParser(
+        prog="bench_pico.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Figures on the emulated Pico (rp2040js with its XIP cache model), each "
+                    "beside what a real Pico is expected to show.",
+        epilog="parts:\n" + "\n".join(
+            textwrap.fill(text, 92, initial_indent="  %-10s " % name, subsequent_indent=" " * 13)
+            for name, text in PARTS.items()))
+    parser.add_argument("parts", nargs="*", metavar="PART", help="the parts to run (default: all)")
+    parts = parser.parse_args().parts
+    for part in parts:
+        if part not in PARTS:
+            parser.error("no part %r (the parts: %s)" % (part, ", ".join(PARTS)))
+    return parts or list(PARTS)
 
 
 def chip_ms(board):
@@ -65,25 +89,6 @@ def timed(board, action):
     return result, chip_ms(board) - start, time.monotonic() - wall
 
 
-def on_chip(board, script, *argv):
-    """A benchmark script's JSON line, run in the active slot's folder of a flashed board
-    with argv as its sys.argv[1:] (its QuietBoard copied to the flash's root)."""
-    board.release_console()
-    setup = ("import os, sys, json; slot = '/' + json.load(open('/slot.json'))['active']; "
-             "os.chdir(slot); sys.path[:0] = [slot, '/']; sys.argv[:] = %r"
-             % (["bench"] + list(argv)))
-    run = board.mpremote("cp", str(HERE / "quiet_board.py"), ":/quiet_board.py", "+",
-                         "exec", setup, "+", "run", str(HERE / script), timeout=900)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
-def peak_heaps(board):
-    """{label: games_on_vm.py's heap figures} of each of HEAP_GAMES, a whole game through the
-    engine with random choices, on the board (its firmware as files, or frozen)."""
-    return {label: on_chip(board, "games_on_vm.py", "heap", *args) for label, args in HEAP_GAMES}
-
-
 def heap_verdict(peak):
     """The frozen peak against its target and moonshot; a missed target with its ratio."""
     if peak > HEAP_TARGET:
@@ -94,9 +99,18 @@ def heap_verdict(peak):
     return "target 48 KB and moonshot 40 KB met (%.2fx)" % (peak / HEAP_TARGET)
 
 
-def pico_uf2s():
-    """(MicroPython's own UF2, the frozen one): named by the environment, else built (cached);
-    (None, None) with a line saying why where neither can be."""
+def tick_verdict(worst_us):
+    """A longest tick against the 10 ms tick, on a real Pico (the search's factor)."""
+    real = calibration.on_a_pico(worst_us, "search")
+    if real > TICK_US:
+        return "target 10 ms on a Pico MISSED: %.1fx" % (real / TICK_US)
+    return "target 10 ms on a Pico met (%.2fx)" % (real / TICK_US)
+
+
+def pico_uf2s(parts):
+    """(MicroPython's own UF2, the frozen one or None where no part needs it): named by the
+    environment, else built (cached); (None, None) with a line saying why where they cannot
+    be."""
     named = os.environ.get("CHEESEBOARD_PICO_UF2"), os.environ.get("CHEESEBOARD_PICO_FROZEN_UF2")
     if named[0]:
         return named
@@ -104,7 +118,8 @@ def pico_uf2s():
     from cheeseboard.uf2.source import UF2Error
 
     try:
-        return build_uf2("pico", frozen=False), build_uf2("pico", frozen=True)
+        frozen = any(p in FROZEN_PARTS for p in parts)
+        return build_uf2("pico", frozen=False), build_uf2("pico", frozen=True) if frozen else None
     except UF2Error as e:
         print("bench_pico: skipped (%s)" % e)
         return None, None
@@ -116,121 +131,175 @@ RENDER_GAME = ("gouda", {"players": 6, "powers": True, "markers": 3, "festival":
                          "extra_cheese": False})
 
 
-def render_rows(board):
+def render_rows(run, board):
     """render_on_vm.py's figures on the board, as rows against its frame-copy loop."""
-    r = on_chip(board, "render_on_vm.py", "100", RENDER_GAME[0], json.dumps(RENDER_GAME[1]))
+    r = run.on_chip(board, "render_on_vm.py", "100", RENDER_GAME[0], json.dumps(RENDER_GAME[1]))
     base = r["copy_us"]
     return [
-        ("a loop that copies the frame byte by byte, %d px (us)" % r["count"], "%.0f" % base,
-         "the baseline, this run"),
-        ("render + power limit of a 6-player Gouda frame (us)", "%.0f" % r["render_us"],
-         "%.1fx the copy loop (target 3x)" % (r["render_us"] / base)),
-        ("a tick that redraws: view, hint, render, limit, show (us)", "%.0f" % r["redraw_us"],
-         "%.1fx the copy loop" % (r["redraw_us"] / base)),
+        ("a loop that copies the frame byte by byte, %d px (us)" % r["count"], base,
+         "tight loop", "%.0f", "the baseline, this run"),
+        ("render + power limit of a 6-player Gouda frame (us)", r["render_us"],
+         "ordinary Python", "%.0f", "%.1fx the copy loop (target 3x)" % (r["render_us"] / base)),
+        ("a tick that redraws: view, hint, render, limit, show (us)", r["redraw_us"],
+         "ordinary Python", "%.0f", "%.1fx the copy loop" % (r["redraw_us"] / base)),
     ]
 
 
-def main():
-    uf2, frozen = pico_uf2s()
-    if not uf2:
-        return 0
-    if sys.argv[1:] == ["render"]:  # the render rows alone: a flash and one script
-        with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
-            board = VBoard(Path(tmp) / "ours.bin", target="pico", uf2=uf2)
-            result = flash(board, profile=PROFILE)
-            assert result.outcome == "up", result.error
-            rows = render_rows(board)
-            board.stop()
-        print_table("emulated Pico: render (rp2040js; errs fast: no XIP wait states)", rows)
-        return 0
-    profile = load_profile(PROFILE)
-    rows, frozen_rows = [], []
-    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
-        tmp = Path(tmp)
-        board = VBoard(tmp / "ours.bin", target="pico", uf2=uf2)
+def flash_rows(run, tmp, uf2, profile):
+    """The full and the no-change flash of our image, and mpremote's copy of it as files."""
+    board = run.board(tmp / "ours.bin", uf2=uf2)
+    with run.step("flash: cheeseboard flash, full", board):
         result, full_ms, full_wall = timed(board, lambda: flash(board, profile=PROFILE))
         assert result.outcome == "up", result.error
+    with run.step("flash: cheeseboard flash, nothing changed", board):
         result, same_ms, _ = timed(board, lambda: flash(board))
         assert result.outcome in ("up", "up to date"), result.error
+    board.stop()
+    files = tmp / "files"
+    image.write_to_folder(image.make(profile, profile["arch"]), files)
+    other = run.board(tmp / "mpremote.bin", uf2=uf2)
+    with run.step("flash: mpremote fs cp -r", other):
+        _, cp_ms, cp_wall = timed(other, lambda: run.mpremote(
+            other, "fs", "cp", "-r", *[str(p) for p in sorted(files.iterdir())], ":"))
+    other.stop()
+    # Chip time for a flash includes the chip waiting for the host: not set by its speed.
+    return [
+        ("full flash (chip ms)", full_ms, None, "%d", "mpremote fs cp -r: %d ms, %.1fx faster "
+         "(target 3.5x); wall %.0f s ours, %.0f s mpremote"
+         % (cp_ms, cp_ms / full_ms, full_wall, cp_wall)),
+        ("no-change flash (chip ms)", same_ms, None, "%d", "%.0f%% of the full flash"
+         % (100 * same_ms / full_ms)),
+    ]
+
+
+def flashed(run, tmp, uf2):
+    """A Pico with our firmware flashed (the flash part's image, else flashed here), booted."""
+    if not (tmp / "ours.bin").exists():
+        board = run.board(tmp / "ours.bin", uf2=uf2)
+        with run.step("flash our firmware", board):
+            result = flash(board, profile=PROFILE)
+            assert result.outcome == "up", result.error
         board.stop()
+    return run.board(tmp / "ours.bin")
 
-        # mpremote: the same image as files, onto another blank Pico
-        files = tmp / "files"
-        image.write_to_folder(image.make(profile, profile["arch"]), files)
-        other = VBoard(tmp / "mpremote.bin", target="pico", uf2=uf2)
-        other.release_console()
-        run, cp_ms, cp_wall = timed(other, lambda: other.mpremote(
-            "fs", "cp", "-r", *[str(p) for p in sorted(files.iterdir())], ":", timeout=900))
-        assert run.returncode == 0, run.stderr
-        other.stop()
 
-        # boot to the menu, the menu's frame, the heap; then the firmware's costs on the chip
-        again = VBoard(tmp / "ours.bin", target="pico")
-        again.link.wait_frame(0, timeout=120)
-        first = again.link.frame_event
-        hello = again.wait_protocol(timeout=60)
-        chip = on_chip(again, "pico_on_chip.py")
-        rows += render_rows(again)
-        # whole games through the engine (games_on_vm.py's): 6-player Gouda, the kitchen
-        heaps = peak_heaps(again)
-        # a Gatenkaas hand's legal placements, and the board's choice (games_on_vm.py's)
-        hands = on_chip(again, "games_on_vm.py", "gatenkaas")
-        again.stop()
-
-        if frozen:
-            board = VBoard(tmp / "frozen.bin", target="pico", uf2=frozen)
-            board.link.wait_frame(0, timeout=120)
-            frozen_first = board.link.frame_event
-            frozen_hello = board.wait_protocol(timeout=60)
-            frozen_heaps = peak_heaps(board)
-            board.stop()
-            frozen_rows = [
-                ("boot to the menu, frozen (chip ms)", "%d" % frozen_first["at_ms"],
-                 "as files: %d ms" % first["at_ms"]),
-                ("free heap after boot, frozen", "%d" % frozen_hello["heap_free"],
-                 "as files: %d" % hello["heap_free"]),
-            ]
-            for label, _ in HEAP_GAMES:
-                peak = frozen_heaps[label]["peak"]
-                frozen_rows.append(("peak live heap, %s, frozen (bytes)" % label, "%d" % peak,
-                                    "as files: %d; %s" % (heaps[label]["peak"],
-                                                          heap_verdict(peak))))
-
+def chip_rows(run, board, profile):
+    """Boot, the menu's frame, the heap after boot, and pico_on_chip.py's figures."""
+    with run.step("boot to the menu", board):
+        board.link.wait_frame(0, timeout=300)
+        first = board.link.frame_event
+        hello = board.wait_protocol(timeout=300)
+    with run.step("pico_on_chip.py", board):
+        chip = run.on_chip(board, "pico_on_chip.py")
     pixels = profile["led"]["count"]
     wire_us = first["wire_ns"] / 1000
-    rows += [
-        ("full flash (chip ms)", "%d" % full_ms, "mpremote fs cp -r: %d ms, %.1fx faster"
-         % (cp_ms, cp_ms / full_ms)),
-        ("no-change flash (chip ms)", "%d" % same_ms, "%.0f%% of the full flash"
-         % (100 * same_ms / full_ms)),
-        ("boot to the menu (chip ms)", "%d" % first["at_ms"], "power on to the first frame"),
-        ("menu frame on the pin, %d px (us)" % pixels, "%.0f" % wire_us, "wire time %d us: %.2fx"
-         % (pixels * WIRE_US_PER_PIXEL, wire_us / (pixels * WIRE_US_PER_PIXEL))),
-        ("free heap after boot (bytes)", "%d" % hello["heap_free"], "firmware as .mpy files"),
-        ("Gouda tick, 6 players (us)", "%.0f" % chip["tick_mean_us"],
-         "worst %d us; a tick is 10 ms" % chip["tick_worst_us"]),
+    rows = [
+        ("boot to the menu (chip ms)", first["at_ms"], "ordinary Python", "%d",
+         "power on to the first frame"),
+        ("menu frame on the pin, %d px (us)" % pixels, wire_us, None, "%.0f",
+         "wire time %d us: %.2fx" % (pixels * WIRE_US_PER_PIXEL,
+                                      wire_us / (pixels * WIRE_US_PER_PIXEL))),
+        ("free heap after boot (bytes)", hello["heap_free"], None, "%d",
+         "firmware as .mpy files"),
+        ("Gouda tick, 6 players (us)", chip["tick_mean_us"], "ordinary Python", "%.0f",
+         "worst %d us emulated; a tick is 10 ms" % chip["tick_worst_us"]),
     ]
     for count in (64, 256):
         write_us = chip["write_us"][str(count)]
         wire = count * WIRE_US_PER_PIXEL
-        rows.append(("HAL frame write, %d px (us)" % count, "%d" % write_us,
-                     "wire time %d us: %.2fx (target 1.1x)" % (wire, write_us / wire)))
-    rows.append(("journal append on LittleFS (us)", "%.0f" % chip["append_mean_us"],
-                 "worst %d us" % chip["append_worst_us"]))
-    for label, _ in HEAP_GAMES:
-        rows.append(("peak live heap, %s (bytes)" % label, "%d" % heaps[label]["peak"],
-                     "firmware loaded as .mpy files: %d before the game"
-                     % heaps[label]["before"]))
-    rows.append(("Gatenkaas hand's placements (us)", "%.0f" % hands["mean_us"],
-                 "worst %d us over %d hands; the board's choice: worst %d us"
-                 % (hands["worst_us"], hands["positions"], hands["bot_us"])))
+        rows.append(("HAL frame write, %d px (us)" % count, write_us, "ordinary Python", "%d",
+                     "wire time %d us: %.2fx emulated (target 1.1x)" % (wire, write_us / wire)))
+    rows.append(("journal append on LittleFS (us)", chip["append_mean_us"], "ordinary Python",
+                 "%.0f", "worst %d us emulated" % chip["append_worst_us"]))
     for game, t in sorted(chip["thinking"].items()):
-        rows.append(("%s, board plays all seats: worst tick (us)" % game, "%d" % t["worst_us"],
-                     "%d of %d ticks late (over 10 ms), %d moves; target: none late by more "
-                     "than a tick" % (t["late"], t["ticks"], t["moves"])))
-    print_table("emulated Pico (rp2040js; errs fast: no XIP wait states)", rows + frozen_rows)
-    print("(chip time includes the chip waiting for the host, which runs at the wall's pace: "
-          "wall %.0f s ours, %.0f s mpremote)" % (full_wall, cp_wall))
+        rows.append(("%s, board plays all seats: worst tick (us)" % game, t["worst_us"],
+                     "search", "%d", "%s; %d of %d ticks over 10 ms emulated, %d moves"
+                     % (tick_verdict(t["worst_us"]), t["late"], t["ticks"], t["moves"])))
+    return rows, first, hello
+
+
+def heap_rows(run, board, frozen=""):
+    """{label: games_on_vm.py's heap figures} of each of HEAP_GAMES on the board."""
+    heaps = {}
+    for label, args in HEAP_GAMES:
+        with run.step("peak heap, %s%s" % (label, frozen), board):
+            heaps[label] = run.on_chip(board, "games_on_vm.py", "heap", *args)
+    return heaps
+
+
+def frozen_rows(run, tmp, frozen, heaps, first, hello):
+    """The frozen UF2's boot, heap after boot and peak heaps, against the .mpy files'."""
+    board = run.board(tmp / "frozen.bin", uf2=frozen)
+    with run.step("boot to the menu, frozen", board):
+        board.link.wait_frame(0, timeout=300)
+        frozen_first = board.link.frame_event
+        frozen_hello = board.wait_protocol(timeout=300)
+    rows = [
+        ("boot to the menu, frozen (chip ms)", frozen_first["at_ms"], "ordinary Python", "%d",
+         "as files: %d ms" % first["at_ms"] if first else "(as files: the chip part)"),
+        ("free heap after boot, frozen", frozen_hello["heap_free"], None, "%d",
+         "as files: %d" % hello["heap_free"] if hello else "(as files: the chip part)"),
+    ]
+    if heaps is not None:
+        frozen_heaps = heap_rows(run, board, ", frozen")
+        for label, _ in HEAP_GAMES:
+            peak = frozen_heaps[label]["peak"]
+            rows.append(("peak live heap, %s, frozen (bytes)" % label, peak, None, "%d",
+                         "as files: %d; %s" % (heaps[label]["peak"], heap_verdict(peak))))
+    board.stop()
+    return rows
+
+
+def measure(run, tmp, parts, uf2, frozen):
+    profile = load_profile(PROFILE)
+    rows = []
+    if "flash" in parts:
+        rows += flash_rows(run, tmp, uf2, profile)
+    first = hello = heaps = None
+    if any(p in parts for p in ("chip", "render", "heaps", "gatenkaas")):
+        board = flashed(run, tmp, uf2)
+        if "chip" in parts:
+            chip, first, hello = chip_rows(run, board, profile)
+            rows += chip
+        else:
+            with run.step("boot to the menu", board):
+                board.wait_protocol(timeout=300)
+        if "render" in parts:
+            with run.step("render_on_vm.py", board):
+                rows += render_rows(run, board)
+        if "heaps" in parts:
+            heaps = heap_rows(run, board)
+            for label, _ in HEAP_GAMES:
+                rows.append(("peak live heap, %s (bytes)" % label, heaps[label]["peak"], None,
+                             "%d", "firmware loaded as .mpy files: %d before the game"
+                             % heaps[label]["before"]))
+        if "gatenkaas" in parts:
+            with run.step("a Gatenkaas hand's placements", board):
+                hands = run.on_chip(board, "games_on_vm.py", "gatenkaas")
+            rows.append(("Gatenkaas hand's placements (us)", hands["mean_us"], "search", "%.0f",
+                         "worst %d us emulated over %d hands; the board's choice: worst %d us "
+                         "emulated" % (hands["worst_us"], hands["positions"], hands["bot_us"])))
+        board.stop()
+    if frozen and any(p in parts for p in FROZEN_PARTS):
+        rows += frozen_rows(run, tmp, frozen, heaps, first, hello)
+    return rows
+
+
+def main():
+    parts = arguments()
+    uf2, frozen = pico_uf2s(parts)
+    if not uf2:
+        return 0
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp, PicoRun() as run:
+            rows = measure(run, Path(tmp), parts, uf2, frozen)
+    except Stopped as e:
+        print("bench_pico: %s" % e, file=sys.stderr)
+        return 1
+    modelled = os.environ.get("CHEESEBOARD_PICO_XIP_CACHE") != "off"
+    cache = "XIP cache modelled" if modelled else "no XIP cache model"
+    print_pico_table("emulated Pico (rp2040js, %s): %s" % (cache, " ".join(parts)), rows,
+                     calibrated=modelled)
     return 0
 
 

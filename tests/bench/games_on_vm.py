@@ -105,8 +105,7 @@ def bench_heap(game, players, powers):
             scene.update(board.now)
         engine.draw(frame)
         steps += 1
-        if steps % 8 == 0:
-            peak = max(peak, mem())
+        peak = max(peak, mem())  # at every step: every 8th missed peaks by about 2 KB
     after = mem()
     games = sorted(m for m in sys.modules if m.startswith("cheesefw.games."))
     print(json.dumps({"before": before, "peak": peak, "after": after, "steps": steps,

@@ -5,6 +5,7 @@
 #   - a frame write through the MicroPython HAL (neopixel, machine.bitstream) at 64 and
 #     256 pixels;
 #   - a journal line appended on LittleFS, as the engine appends one per move.
+# Each phase prints its name first, so that a run stopped by its deadline says where it was.
 import gc
 import json
 import os
@@ -25,6 +26,7 @@ def us_since(t0):
     return time.ticks_diff(time.ticks_us(), t0)
 
 
+print("pico_on_chip: a 6-player Gouda tick")
 # A tick: the engine's work, its frame counted rather than sent (the write is timed below).
 board = QuietBoard(profile)
 engine = core.Engine(board)
@@ -77,9 +79,11 @@ def board_plays(game, players, ticks=300):
 
 thinking = {}
 for game, players in (("gouda", 6), ("kitchen", 0), ("kalle", 5), ("katz", 4)):
+    print("pico_on_chip: %s, the board playing every seat" % game)
     thinking[game] = board_plays(game, players)
     gc.collect()
 
+print("pico_on_chip: frame writes")
 # A frame write: the HAL's show(), the wire order filled in and neopixel's write.
 writes = {}
 for count in (64, 256):
@@ -94,6 +98,7 @@ for count in (64, 256):
     del strip
     gc.collect()
 
+print("pico_on_chip: journal appends")
 # A journal append: one move's line, at the end of a file on LittleFS.
 line = '{"a": [3, 1, 4], "s": 12}\n'
 appends = []

@@ -8,7 +8,10 @@ chain would receive on the NeoPixel pin. A power cut kills the emulator; power o
 it again from the flash file; the watchdog (machine.WDT, machine.reset) does the same.
 
 Time inside is the chip's: 125 MHz cycles, and the timer's alarms while it sleeps. The
-emulator does not model the flash's XIP wait states, so its timings err on the fast side.
+flash is read through a model of the XIP cache, its misses costing cycles (xip_cache.mjs);
+CHEESEBOARD_PICO_XIP_CACHE=off (or xip_cache=False) reads it as fast as SRAM instead, as
+rp2040js does by itself (its timings then err fast). docs/pico.md says how near a real
+Pico's timings the model comes.
 """
 
 import os
@@ -34,6 +37,15 @@ ORDERS = {"GRB": (1, 0, 2), "RGB": (0, 1, 2), "BRG": (1, 2, 0), "RBG": (0, 2, 1)
 
 class PicoError(Exception):
     """The emulated Pico cannot start: no Node, no rp2040js, no boot ROM, no flash."""
+
+
+def xip_cache_default():
+    """Whether emulated Picos model the XIP cache unless told: CHEESEBOARD_PICO_XIP_CACHE=off
+    says no (for a figure without it, side by side)."""
+    value = os.environ.get("CHEESEBOARD_PICO_XIP_CACHE", "on")
+    if value not in ("on", "off"):
+        raise PicoError("CHEESEBOARD_PICO_XIP_CACHE is %r: on or off" % value)
+    return value == "on"
 
 
 def bootrom_path():
@@ -77,7 +89,9 @@ class PicoBoard(PtyBoard):
     # a virtual clock.
     clock = None
 
-    def __init__(self, flash_path, profile, uf2=None, name="emulated Pico", realtime=False):
+    def __init__(self, flash_path, profile, uf2=None, name="emulated Pico", realtime=False,
+                 xip_cache=None):
+        self.xip_cache = xip_cache_default() if xip_cache is None else xip_cache
         self.flash_path = pico_flash.prepare(flash_path, uf2)
         super().__init__(name)
         self.flash_dir = self.flash_path  # what the terminal view shows as the board's flash
@@ -140,7 +154,7 @@ class PicoBoard(PtyBoard):
         led = self.profile["led"]
         argv = [self.node, str(EMULATOR), str(self.flash_path), str(self.bootrom),
                 str(led["pin"]), "realtime" if self.realtime else "free",
-                str(side_in_r), str(side_out_w)]
+                str(side_in_r), str(side_out_w), "--xip-cache", "on" if self.xip_cache else "off"]
         self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       cwd=str(paths.ROOT), pass_fds=(side_in_r, side_out_w))
         os.close(side_in_r)

@@ -1,6 +1,9 @@
 // An RP2040 (npm rp2040js) running a Pico's flash, wired for the Python side (board.py):
 //
-//   node emulator.mjs FLASH BOOTROM LED_GPIO realtime|free SIDE_IN_FD SIDE_OUT_FD
+//   node emulator.mjs FLASH BOOTROM LED_GPIO realtime|free SIDE_IN_FD SIDE_OUT_FD [--xip-cache on|off]
+//
+//   --xip-cache: the flash read through a model of the RP2040's XIP cache, its misses costing
+//             cycles (xip_cache.mjs; on unless off), or as fast as SRAM (rp2040js's own)
 //
 //   stdin  -> USB CDC (console bytes from the host)     stdout <- USB CDC (console bytes to the host)
 //   side in -> : "P <gpio> <ms>:<level>,..." drive an input pin, ms from now
@@ -15,9 +18,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC } from 'rp2040js';
+import { attachXipCache } from './xip_cache.mjs';
 
-const [flashPath, bootromPath, ledPinText, realtimeText, sideInText, sideOutText] =
+const [flashPath, bootromPath, ledPinText, realtimeText, sideInText, sideOutText, ...options] =
   process.argv.slice(2);
+const xipOption = options.indexOf('--xip-cache');
+const xipCache = xipOption < 0 || options[xipOption + 1] !== 'off';
 const FLASH_BASE = 0x10000000;
 const FLASH_SIZE = 2 * 1024 * 1024; // a Pico's W25Q16JV
 const CYCLE_NS = 1e9 / 125e6;
@@ -32,6 +38,7 @@ const say = process.env.CHEESEBOARD_PICO_DEBUG ? (name, msg) => process.stderr.w
 mcu.logger = { debug() {}, info() {}, warn: say, error: say };
 const rom = fs.readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
+if (xipCache) attachXipCache(mcu);
 
 // -- the flash ------------------------------------------------------------------------------
 

@@ -154,8 +154,9 @@ def _sim_pico(args, profile):
         board.start()  # (on before its port is given, as the unix port's board)
         print(board.pty_path, flush=True)
         print("flash: %s (a Pico's 2 MB flash image, kept)\nside channel: %s\n"
-              "emulated RP2040 (rp2040js): its timings err fast (no XIP wait states)"
-              % (flash_path, control_path), file=sys.stderr, flush=True)
+              "emulated RP2040 (rp2040js, %s): a real Pico's timings differ (docs/pico.md)"
+              % (flash_path, control_path, "with its XIP cache" if board.xip_cache
+                 else "no XIP cache: its timings err fast"), file=sys.stderr, flush=True)
         _run_board(board, control, profile, args.headless)
     finally:
         held.close()
