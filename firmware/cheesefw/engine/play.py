@@ -38,9 +38,11 @@ ROLL_MS = 700
 WINDOW_MS = 5000
 _SIGNAL_MS = const(300)
 BOT_MS = 800  # the board "thinks" this long, so that players see its move coming
-# The board's players think meanwhile, THINK_MS of each 10 ms tick at most: a decision is a
-# generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision, however
-# long on a slow board, makes a tick late by more than one of its steps.
+# The board's players think meanwhile, until THINK_MS of a 10 ms tick have gone (counted from the
+# tick's start), in the ticks that draw no frame (a redraw takes a slow board's tick): a decision
+# is a generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision,
+# however long on a slow board, makes a tick late by more than one of its steps (each a bounded
+# piece of work: tests/engine/test_engine_slices.py).
 THINK_MS = 4
 _REVEAL_MS = const(1200)  # a tile being turned over
 _UNDO_KEPT = const(8)  # the person moves that can be taken back one after another
@@ -114,6 +116,7 @@ class Play:
         self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
+        self._waited = False  # the last tick's thinking waited for its redraw
         self._advance(0)
 
     def _replay(self, move):
@@ -267,7 +270,14 @@ class Play:
         if self.signal and now - self.signal_until >= 0:
             self.signal = None
         if self.thinking is not None:
-            self._think()
+            # A tick that redraws does not think too, unless the last one did not think either
+            # (a board so busy, or a driver ticking so coarsely, that every tick redraws).
+            redraws = self._animation_step(now) != self._shown_at
+            if redraws and self.clock and not self._waited:
+                self._waited = True
+            else:
+                self._waited = False
+                self._think(now)
         if self.wait == _ROLLING and now - self.until >= 0:
             self._roll_dice(now)
         elif self.wait == _WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
@@ -398,14 +408,14 @@ class Play:
             action = yield from think(self.state, self.rng, "beginner", easy)
         return action
 
-    def _think(self):
-        """Step the board player's thinking for THINK_MS of this tick, or to its end."""
+    def _think(self, now):
+        """Step the board player's thinking until THINK_MS of this tick (begun at now) have
+        gone, or to its end: one step at least, so that it goes on however busy the ticks."""
         clock = self.clock
-        began = clock.ticks_ms() if clock else 0
         try:
             while True:
                 next(self.thinking)
-                if clock and clock.ticks_diff(clock.ticks_ms(), began) >= THINK_MS:
+                if clock and clock.ticks_diff(clock.ticks_ms(), now) >= THINK_MS:
                     return
         except StopIteration as done:
             self.thinking = None
