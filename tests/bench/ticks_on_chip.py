@@ -187,7 +187,7 @@ def main():
     LENGTHS = array("i", bytes(4 * ticks))
     KINDS = bytearray(ticks)
     gc.collect()
-    out = {"idle": idle_baseline(200), "probe": probe(), "games": {}}
+    out = {"idle": idle_baseline(min(200, ticks)), "probe": probe(), "games": {}}
     for game, options, seats in GAMES:
         if only and game not in only:
             continue
