@@ -89,13 +89,24 @@ def choose_mice(state, rng):
             if a == STAY:
                 scores.append(-10)
                 continue
-            reach = [s for s in state.hint(a)["spaces"] if s != a]
+            reach = _mouse_reach(state, a)
             scores.append(max([_mouse_value(state, s) for s in reach] or [-9]))
     else:
         scores = [_mouse_value(state, a) if a != STAY else -10 for a in legal]
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
+
+
+def _mouse_reach(state, sid):
+    """The squares (ids) the mouse on square sid may reach with the roll, as the game's hint
+    lights them but for its own: its paths alone (the hint lists every mouse's legal moves
+    first, four times this work)."""
+    b = state.board
+    sq = b.square(sid)
+    acc = access(state, state.mice.index(sq))
+    ids = b.ids
+    return [ids[x] for x in destinations(b, sq, state.roll, acc, state.rules["house"]["revisit"])]
 
 
 # -- strong: one roll ahead --------------------------------------------------------------
@@ -169,7 +180,7 @@ def strong_mice(state, rng):
             if a == STAY:
                 scores.append(-99)
                 continue
-            reach = [x for x in state.hint(a)["spaces"] if x != a]
+            reach = _mouse_reach(state, a)
             scores.append(max([value(x) for x in reach] or [-99]) - value(a))
     else:
         yield
