@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DECISIONS = 40  # decisions of each game thought through, at each level
 
 # game: (options, the most lines a step may run, whether its decisions are long). A step judges
-# one square, mouse, face of the die, move, placement or power's use; the largest steps left
-# are a Gouda power's first use judged (its model's rolls) and the legal actions listed before
-# the first yield (Gatenkaas's hand of placements, the kitchen's paths).
+# one square, mouse, face of the die, move, placement or power's use; the largest left are the
+# legal actions listed before the first yield (the kitchen's paths, Gatenkaas's hand of
+# placements: the game's own work).
 GAMES = {
-    "gouda": ({"players": 4, "powers": True}, 8000, False),
-    "kitchen": ({}, 5000, True),
+    "gouda": ({"players": 4, "powers": True}, 2000, True),
+    "kitchen": ({}, 3500, True),
     "kalle": ({"players": 5}, 1000, False),
     "katz": ({"players": 6}, 1000, True),
     "gatenkaas": ({"players": 4}, 3500, True),
