@@ -116,6 +116,11 @@ class Play:
         self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
+        # The game's view as last made, for the state and the number of moves it was made at:
+        # a redraw that only blinks or cycles draws it again (a view is a slow board's
+        # largest piece of a redraw, and the painter keeps its marks drawn: draw.Painter).
+        self._view = None
+        self._viewed = (None, 0)
         self._waited = False  # the last tick's thinking waited for its redraw
         self._advance(0)
 
@@ -339,7 +344,7 @@ class Play:
     def _apply(self, action, now):
         self._move(action)
         self.journal.append(action)
-        turned = self.state.view().get("reveal")
+        turned = self._game_view().get("reveal")
         if turned:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
@@ -423,9 +428,19 @@ class Play:
 
     # -- output -------------------------------------------------------------------
 
+    def _game_view(self):
+        """The game's view (the same object until the game moves: it is not to be changed)."""
+        state = self.state
+        moves = len(state.history)
+        if self._viewed[0] is not state or self._viewed[1] != moves:
+            self._view = None  # (its heap back before the new one is made)
+            self._view = state.view()
+            self._viewed = (state, moves)
+        return self._view
+
     def draw(self, frame):
         self._shown_at = self._animation_step(self.now)
-        view = self.state.view()
+        view = self._game_view()
         offer = None
         seat = None
         if self.wait in (_DECIDE, _REACT) and not self._secret():
@@ -448,6 +463,7 @@ class Play:
         if signal is None and self.wait == _WINDOW:
             signal = "window"  # (a roll shows on the die pixels alone: they tumble)
         if self.wait == _ROLLING:
+            view = dict(view)  # (the game's view stays as it is, its marks shared)
             view["dice"] = []
         self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
         if self.reveal:
