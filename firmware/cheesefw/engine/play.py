@@ -122,6 +122,7 @@ class Play:
         self._view = None
         self._viewed = (None, 0)
         self._waited = False  # the last tick's thinking waited for its redraw
+        self._redraw_due = False  # a move was made in the last tick: this one redraws
         self._advance(0)
 
     def _replay(self, move):
@@ -270,21 +271,33 @@ class Play:
     # -- time ---------------------------------------------------------------------
 
     def update(self, now):
-        """Timers: the roll animation, the window's countdown, blinking; True to redraw."""
+        """Timers: the roll animation, the window's countdown, blinking; True to redraw.
+
+        On a slow board a tick holds one of: a slice of thinking, a move (its journal line
+        written), a redraw. The move the board decided waits for the tick after its thinking
+        ends, and the redraw of a move made here for the next tick, when this one has taken
+        time already."""
         self.now = now
+        due = self._redraw_due
+        self._redraw_due = False
+        moves = len(self.state.history)
         if self.signal and now - self.signal_until >= 0:
             self.signal = None
+        thought = False
         if self.thinking is not None:
             # A tick that redraws does not think too, unless the last one did not think either
             # (a board so busy, or a driver ticking so coarsely, that every tick redraws).
-            redraws = self._animation_step(now) != self._shown_at
+            redraws = due or self._animation_step(now) != self._shown_at
             if redraws and self.clock and not self._waited:
                 self._waited = True
             else:
                 self._waited = False
                 self._think(now)
+                thought = self._spent(now)
         if self.wait == _ROLLING and now - self.until >= 0:
             self._roll_dice(now)
+        elif thought:
+            pass  # (a decision just made is played in the next tick)
         elif self.wait == _WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
                 and self.thinking is None:  # (before the window's end: its pause is the shorter)
             self.bot_at = None
@@ -296,7 +309,15 @@ class Play:
             self._apply(self.decided, now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
-        return self._animation_step(now) != self._shown_at
+        if len(self.state.history) != moves and self._spent(now):
+            self._redraw_due = True
+            return False
+        return due or self._animation_step(now) != self._shown_at
+
+    def _spent(self, now):
+        """True when this tick (begun at now) has taken time on the board's clock already."""
+        clock = self.clock
+        return clock is not None and clock.ticks_diff(clock.ticks_ms(), now) > 0
 
     def _animation_step(self, now):
         """Where blinking, colour cycling and tumbling dice are: redraw when this moves."""
