@@ -52,6 +52,16 @@ def rows_of(result, label):
     rows = [("idle tick at the menu, %s (us)" % label, "%d" % idle["mean_us"],
              "the baseline; worst %d us, %.0f us calibrated"
              % (idle["worst_us"], calibrated(idle["worst_us"], 0)))]
+    probe = result["probe"]  # what may differ between .mpy files and frozen code
+    rows += [
+        ("a loop of 2,000 additions, %s (us)" % label, "%d" % probe["compute_us"],
+         "no allocation"),
+        ("2,000 two-item lists made, %s (us)" % label, "%d" % probe["alloc_us"],
+         "%.1fx the additions" % (probe["alloc_us"] / (probe["compute_us"] or 1))),
+        ("a collection, the kitchen's code imported, %s (us)" % label,
+         "%d" % probe["collect_us"], "%d B of heap in use, %d B free"
+         % (probe["in_use"], probe["free"])),
+    ]
     for name, run in sorted(result["games"].items()):
         long_ticks = run["long"]  # [index, us, kind] of each tick over 2 ms
         worst = max(long_ticks, key=lambda t: calibrated(t[1], t[2]), default=[0, run["worst_us"],
