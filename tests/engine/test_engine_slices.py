@@ -19,18 +19,18 @@ from cheesefw.engine.rng import Rng
 from cheesefw.games import CHANCE, TERMINAL, load
 
 ROOT = Path(__file__).resolve().parents[2]
-DECISIONS = 40  # decisions of each game thought through, at each level
+DECISIONS = 60  # decisions of each game thought through, at each level
 
 # game: (options, the most lines a step may run, whether its decisions are long). A step judges
-# one square, mouse, face of the die, move, placement or power's use; the largest left are the
-# legal actions listed before the first yield (the kitchen's paths, Gatenkaas's hand of
-# placements: the game's own work).
+# one square, mouse, face of the die, move, placement or power's use, or lists a part of a
+# Gatenkaas hand's placements; the largest left are the kitchen's legal actions, listed before
+# its first yield (the game's own paths).
 GAMES = {
     "gouda": ({"players": 4, "powers": True}, 2000, True),
     "kitchen": ({}, 3500, True),
     "kalle": ({"players": 5}, 1000, False),
     "katz": ({"players": 6}, 1000, True),
-    "gatenkaas": ({"players": 4}, 3500, True),
+    "gatenkaas": ({"players": 4}, 2500, True),
 }
 
 
@@ -61,7 +61,8 @@ def step_lines(thinking):
 
 
 def decisions(game, options):
-    """The states of a seeded game at its first DECISIONS decisions with a choice."""
+    """The states of a seeded game at its first DECISIONS decisions, each before its legal
+    actions are listed (as the board's player meets it: a game may keep them once listed)."""
     state = load(game).State(table(game), options)
     rng = Rng(7)
     seen = 0
@@ -69,10 +70,9 @@ def decisions(game, options):
         if state.current_player() == CHANCE:
             state.apply_action(rng.choose(state.chance_outcomes()))
             continue
+        seen += 1
+        yield state, rng
         legal = state.legal_actions()
-        if len(legal) > 1:
-            seen += 1
-            yield state, rng
         state.apply_action(legal[rng.below(len(legal))])
 
 
