@@ -10,6 +10,12 @@ TICK_MS = 10
 # The App's own commands (cheesefw.answers; selftest: the bring-up test, cheesefw.selftest)
 _ANSWERS = const(("hello", "state", "log", "selftest"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
+# The collector runs in a quiet tick (one whose work took at most _QUIET_MS) once the heap has
+# grown by _GROWN of what was free after the last collection: a collection takes a Pico's
+# tick or more (docs/benchmarks.md), and left to itself it comes when the heap runs out, in
+# the middle of a busy tick (a redraw, a board player's thinking).
+_QUIET_MS = const(2)
+_GROWN = const(4)  # a quarter
 
 
 class App:
@@ -25,6 +31,7 @@ class App:
         self._out = render.new_frame(board.pixel_count)
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
+        self._collect_at = 0  # the heap in use that makes a quiet tick collect (idle())
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -79,7 +86,20 @@ class App:
                 up = None
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
             if left > 0:
+                left = self.idle(left)
+            if left > 0:
                 board.sleep_ms(left)
+
+    def idle(self, left):
+        """The rest of a tick, left ms: a collection in a quiet tick once the heap has grown
+        enough; returns the ms still left."""
+        if left < TICK_MS - _QUIET_MS or gc.mem_alloc() < self._collect_at:
+            return left
+        board = self.board
+        start = board.ticks_ms()
+        gc.collect()
+        self._collect_at = gc.mem_alloc() + gc.mem_free() // _GROWN
+        return left - board.ticks_diff(board.ticks_ms(), start)
 
 
 def start(trial=False, feed=None):

@@ -163,6 +163,10 @@ class Painter:
                 self.rgb[int(key)] = rgb
                 self.dim[key] = bytes(c // 8 for c in rgb)
         self._bare = None  # the frame every paint starts from (_bare_board)
+        # The last marks drawn on the bare board, and the list they were drawn from: a redraw
+        # with the same list (engine.play keeps a view until the game moves) starts from them.
+        self._marked = None
+        self._marks_drawn = None
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
     def pixels_of(self, space):
@@ -183,24 +187,17 @@ class Painter:
         offer: the hint of the choice under the cursor; seat: the seat to blink instead
         of the player to act (while someone picks their seat); signal: a status colour.
         """
-        if self._bare is None or len(self._bare) != len(frame):
-            self._bare = self._bare_board(len(frame))
-        frame[:] = self._bare  # every space glowing faintly, so the track stays visible
         colour = self.colour
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
-        pixels = self.map.pixels
-        # Marks, then pieces over them: both sorted by space (the contract), each found in the
-        # map by one search; the spaces with neither cost nothing. A space's first mark shows.
-        shown = -1
-        for q, mark in self.map.places(_by_space(view["marks"])):
-            if q != shown:
-                shown = q
-                rgb = colour(mark[1])
-                start, end = self.map.span(q)
-                for n in range(start, end):
-                    i = 3 * pixels[n]
-                    frame[i:i + 3] = rgb
+        marks = view["marks"]
+        if marks is self._marks_drawn and len(self._marked) == len(frame):
+            frame[:] = self._marked
+        else:
+            self._marks(frame, marks)
+            self._marked = None  # (its heap back first)
+            self._marked = bytes(frame)
+            self._marks_drawn = marks
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
         owners = []  # the owners on one space, each once (equal owners are adjacent: sorted)
@@ -258,6 +255,24 @@ class Painter:
             _set(frame, self.status, colour(offer["mark"]))
         elif view.get("mark"):  # what the game shows on its own (Gouda: an Extra Turn)
             _set(frame, self.status, colour(view["mark"]))
+
+    def _marks(self, frame, marks):
+        """The bare board, every space glowing faintly so the track stays visible, with the
+        marks over it: sorted by space (the contract), found in the map by one search; the
+        spaces without one cost nothing. A space's first mark shows."""
+        if self._bare is None or len(self._bare) != len(frame):
+            self._bare = self._bare_board(len(frame))
+        frame[:] = self._bare
+        pixels = self.map.pixels
+        shown = -1
+        for q, mark in self.map.places(_by_space(marks)):
+            if q != shown:
+                shown = q
+                rgb = self.colour(mark[1])
+                start, end = self.map.span(q)
+                for n in range(start, end):
+                    i = 3 * pixels[n]
+                    frame[i:i + 3] = rgb
 
     def _bare_board(self, size):
         """A frame with every space of the map in the "empty" colour, the rest dark."""

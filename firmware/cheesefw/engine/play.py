@@ -39,9 +39,11 @@ ROLL_MS = 700
 WINDOW_MS = 5000
 _SIGNAL_MS = const(300)
 BOT_MS = 800  # the board "thinks" this long, so that players see its move coming
-# The board's players think meanwhile, THINK_MS of each 10 ms tick at most: a decision is a
-# generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision, however
-# long on a slow board, makes a tick late by more than one of its steps.
+# The board's players think meanwhile, until THINK_MS of a 10 ms tick have gone (counted from the
+# tick's start), in the ticks that draw no frame (a redraw takes a slow board's tick): a decision
+# is a generator (a game's <name>_bot.think) stepped until the slice is spent, so no decision,
+# however long on a slow board, makes a tick late by more than one of its steps (each a bounded
+# piece of work: tests/engine/test_engine_slices.py).
 THINK_MS = 4
 _REVEAL_MS = const(1200)  # a tile being turned over
 _UNDO_KEPT = const(8)  # the person moves that can be taken back one after another
@@ -116,6 +118,13 @@ class Play:
         self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
+        # The game's view as last made, for the state and the number of moves it was made at:
+        # a redraw that only blinks or cycles draws it again (a view is a slow board's
+        # largest piece of a redraw, and the painter keeps its marks drawn: draw.Painter).
+        self._view = None
+        self._viewed = (None, 0)
+        self._waited = False  # the last tick's thinking waited for its redraw
+        self._redraw_due = False  # a move was made in the last tick: this one redraws
         self._advance(0)
 
     def _replay(self, move):
@@ -264,14 +273,33 @@ class Play:
     # -- time ---------------------------------------------------------------------
 
     def update(self, now):
-        """Timers: the roll animation, the window's countdown, blinking; True to redraw."""
+        """Timers: the roll animation, the window's countdown, blinking; True to redraw.
+
+        On a slow board a tick holds one of: a slice of thinking, a move (its journal line
+        written), a redraw. The move the board decided waits for the tick after its thinking
+        ends, and the redraw of a move made here for the next tick, when this one has taken
+        time already."""
         self.now = now
+        due = self._redraw_due
+        self._redraw_due = False
+        moves = len(self.state.history)
         if self.signal and now - self.signal_until >= 0:
             self.signal = None
+        thought = False
         if self.thinking is not None:
-            self._think()
+            # A tick that redraws does not think too, unless the last one did not think either
+            # (a board so busy, or a driver ticking so coarsely, that every tick redraws).
+            redraws = due or self._animation_step(now) != self._shown_at
+            if redraws and self.clock and not self._waited:
+                self._waited = True
+            else:
+                self._waited = False
+                self._think(now)
+                thought = self._spent(now)
         if self.wait == _ROLLING and now - self.until >= 0:
             self._roll_dice(now)
+        elif thought:
+            pass  # (a decision just made is played in the next tick)
         elif self.wait == _WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
                 and self.thinking is None:  # (before the window's end: its pause is the shorter)
             self.bot_at = None
@@ -283,7 +311,15 @@ class Play:
             self._apply(self.decided, now)
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
-        return self._animation_step(now) != self._shown_at
+        if len(self.state.history) != moves and self._spent(now):
+            self._redraw_due = True
+            return False
+        return due or self._animation_step(now) != self._shown_at
+
+    def _spent(self, now):
+        """True when this tick (begun at now) has taken time on the board's clock already."""
+        clock = self.clock
+        return clock is not None and clock.ticks_diff(clock.ticks_ms(), now) > 0
 
     def _animation_step(self, now):
         """Where blinking, colour cycling and tumbling dice are: redraw when this moves."""
@@ -331,7 +367,7 @@ class Play:
     def _apply(self, action, now):
         self._move(action)
         self.journal.append(action)
-        turned = self.state.view().get("reveal")
+        turned = self._game_view().get("reveal")
         if turned:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
@@ -400,14 +436,14 @@ class Play:
             action = yield from think(self.state, self.rng, "beginner", easy)
         return action
 
-    def _think(self):
-        """Step the board player's thinking for THINK_MS of this tick, or to its end."""
+    def _think(self, now):
+        """Step the board player's thinking until THINK_MS of this tick (begun at now) have
+        gone, or to its end: one step at least, so that it goes on however busy the ticks."""
         clock = self.clock
-        began = clock.ticks_ms() if clock else 0
         try:
             while True:
                 next(self.thinking)
-                if clock and clock.ticks_diff(clock.ticks_ms(), began) >= THINK_MS:
+                if clock and clock.ticks_diff(clock.ticks_ms(), now) >= THINK_MS:
                     return
         except StopIteration as done:
             self.thinking = None
@@ -415,9 +451,19 @@ class Play:
 
     # -- output -------------------------------------------------------------------
 
+    def _game_view(self):
+        """The game's view (the same object until the game moves: it is not to be changed)."""
+        state = self.state
+        moves = len(state.history)
+        if self._viewed[0] is not state or self._viewed[1] != moves:
+            self._view = None  # (its heap back before the new one is made)
+            self._view = state.view()
+            self._viewed = (state, moves)
+        return self._view
+
     def draw(self, frame):
         self._shown_at = self._animation_step(self.now)
-        view = self.state.view()
+        view = self._game_view()
         offer = None
         seat = None
         if self.wait in (_DECIDE, _REACT) and not self._secret():
@@ -440,6 +486,7 @@ class Play:
         if signal is None and self.wait == _WINDOW:
             signal = "window"  # (a roll shows on the die pixels alone: they tumble)
         if self.wait == _ROLLING:
+            view = dict(view)  # (the game's view stays as it is, its marks shared)
             view["dice"] = []
         self.painter.paint(frame, view, self.now, self.players, offer, seat, signal)
         if self.reveal:

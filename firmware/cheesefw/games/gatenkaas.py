@@ -25,7 +25,7 @@ from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for 
     unpack,
 )
 from cheesefw.games.gatenkaas_layout import Layout
-from cheesefw.games.gatenkaas_placing import placements
+from cheesefw.games.gatenkaas_placing import placing
 from cheesefw.games.replayed import Replayed
 
 NAME = "gatenkaas"
@@ -126,11 +126,21 @@ class State(Replayed):
 
     def legal_actions(self):
         """The sorted legal placements of the player on turn; DISCARD + card when none."""
+        steps = self.legal_steps()
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            return done.value
+
+    def legal_steps(self):
+        """legal_actions() as a generator that yields between pieces of its work (the board's
+        player steps it over ticks); returns the same list."""
         if self.phase != PLAY:
             return []
         if self._legal_at != len(self._log):
             hand = self.hand(self.player)
-            legal = placements(self, hand)
+            legal = yield from placing(self, hand)
             self._legal_cache = legal if len(legal) else [DISCARD + c for c in hand]
             self._legal_at = len(self._log)
         return self._legal_cache

@@ -41,7 +41,7 @@ def gains(state, a):
 
 def think(state, rng, level="strong"):
     """Yields while it judges; returns a legal action for the seat on turn."""
-    legal = state.legal_actions()
+    legal = yield from state.legal_steps()  # (a hand's placements: the game's own steps)
     yield
     me = state.player
     n = state.num_players()
@@ -59,11 +59,15 @@ def think(state, rng, level="strong"):
         yield
     best = max(scores)
     ties = 0
-    for b in scores:
-        ties += b == best
+    for i in range(len(scores)):
+        ties += scores[i] == best
+        if i & 127 == 127:  # (a hand's several hundred: a step each 128)
+            yield
     k = rng.below(ties)
     for i in range(len(scores)):
         if scores[i] == best:
             if k == 0:
                 return legal[i]
             k -= 1
+        if i & 127 == 127:
+            yield

@@ -10,8 +10,11 @@ from cheesefw.games.gatenkaas_deck import HAND, PILE
 from cheesefw.games.gatenkaas_layout import POP, Codes
 
 
-def placements(state, hand):
-    """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell).
+def placing(state, hand):
+    """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell), as a
+    generator's return: it yields after each 8 corners found or checked for a cat card, and
+    after each card's placements counted or written, so a board player steps it over its ticks
+    (gatenkaas.State.legal_steps).
 
     Counted first, then written into a buffer of exactly their size: a buffer grown a
     placement at a time leaves a trail of freed blocks that fragments a small heap (for
@@ -26,7 +29,10 @@ def placements(state, hand):
             pairs[n] = spot >> 8
             pairs[n + 1] = spot & 255
             n += 2
+            if n & 15 == 0:  # (each 8 corners: a late layout has hundreds of cells to scan)
+                yield
         spots.append(memoryview(pairs)[:n])
+        yield
     cat_ok = [None] * 4  # per turn, per spot: may a cat card go there (the same for all four)
     witnesses = None  # where unplayed mouse cards could go now
     for card in hand:
@@ -34,15 +40,20 @@ def placements(state, hand):
             for turn in d.turns[card]:
                 if cat_ok[turn] is None:
                     if witnesses is None:
-                        witnesses = spread(state, mouse_spots(state, spots))
+                        witnesses = mouse_spots(state, spots)
+                        yield
+                        witnesses = spread(state, witnesses)
                     pairs = spots[turn]
                     ok = cat_ok[turn] = bytearray(len(pairs) // 2)
                     for i in range(len(ok)):
                         ok[i] = leaves_a_move(state, pairs[2 * i], turn, witnesses)
+                        if i & 7 == 7:
+                            yield
     found = None
     for fill in (False, True):  # count, then write
         n = 0
         for card in hand:
+            yield
             solid = d.solid[card]
             cat = d.is_cat(card)
             for turn in d.turns[card]:

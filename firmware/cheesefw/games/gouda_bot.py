@@ -53,6 +53,8 @@ def think(state, rng, level="strong", seats=None):
     if len(legal) == 1 or not legal:
         return legal[0] if legal else PASS
     yield
+    if _TABLES[0] is not state.board:  # a game's first decision: its tables, a space a step
+        yield from _make_tables(state.board)
     if phase == PLACE:
         return _place(state, rng, legal, level)
     if phase == GO:
@@ -79,6 +81,7 @@ def react(state, rng, seats, level="strong"):
     best = []
     most = keep
     model = _Model(state)
+    yield
     for a in legal:
         if a == PASS or a[1] not in seats:
             continue
@@ -181,6 +184,7 @@ def _power_gain(state, p, t, level, model=None):
         codes = state._choices()
     finally:
         state.power_type = saved
+    yield
     decode = state.board.decode
     best = -9.0
     for c in codes:
@@ -330,8 +334,14 @@ def _tables(b):
     """For Board b: the steps from each space to the table, the worth of a mouse at each
     distance, each number of dice's colour counts with their probabilities, and what a move
     up or down from each space changes in a mouse's worth."""
-    if _TABLES[0] is b:
-        return _TABLES[1]
+    if _TABLES[0] is not b:
+        for _ in _make_tables(b):
+            pass
+    return _TABLES[1]
+
+
+def _make_tables(b):
+    """_tables' work, into _TABLES: a generator that yields after each space it relaxes."""
     far = b.S  # more than any path
     dist = [far] * b.S
     dist[b.top] = 0
@@ -339,6 +349,7 @@ def _tables(b):
     while changed:  # relax the links up until nothing changes: the shortest way to the table
         changed = False
         for s in range(b.S):
+            yield
             for d in range(b.S):
                 if b.up[s] >> d & 1 and dist[d] + 1 < dist[s]:
                     dist[s] = dist[d] + 1
@@ -348,6 +359,7 @@ def _tables(b):
     pg, py, pr = b.faces[0] / nf, b.faces[1] / nf, b.faces[2] / nf
     rolls = []
     for k in range(b.ndice + 1):
+        yield
         out = []
         fact = _factorial(k)
         for g in range(k + 1):
@@ -362,6 +374,7 @@ def _tables(b):
     # a red to the worst space down (an opponent's) or the mildest (the roller's own).
     moves = []
     for s in range(b.S):
+        yield
         here = value[dist[s]]
         up = value[_nearest(b.up[s], dist, True)] - here if b.up[s] else 0.0
         down = value[_nearest(b.dn[s], dist, False)] - here if b.dn[s] else 0.0
@@ -369,7 +382,6 @@ def _tables(b):
         moves.append((up, down, mild))
     _TABLES[0] = b
     _TABLES[1] = (dist, value, rolls, moves)
-    return _TABLES[1]
 
 
 def _factorial(k):

@@ -33,7 +33,7 @@ def think(state, rng, level="strong"):
         if level == "beginner":
             scores.append(_TRAP if _lands_in_can(state, a) else 0)
         else:
-            scores.append(_score(state, a))
+            scores.append((yield from _score(state, a)))
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
@@ -46,9 +46,11 @@ def _lands_in_can(state, action):
 
 
 def _score(state, action):
-    """How good the position after `action` is for the player making it."""
+    """How good the position after `action` is for the player making it (a generator: it
+    yields after the move is made, and after the danger is counted)."""
     me = state.turn
     after = state.after_move(action)
+    yield
     t = after.track
     score = 0
     if _lands_in_can(state, action):
@@ -57,6 +59,7 @@ def _score(state, action):
     free = after.free_mice(me)
     score += _FREE * len(free)
     score -= danger(after, me)
+    yield
     # Our mouse on top of others' mice blocks them.
     dest = min(t.n + 1, t.place(action[0]) + action[1])
     if dest <= t.n:

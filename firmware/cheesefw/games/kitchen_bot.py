@@ -25,11 +25,13 @@ def _distance(a, b):
 
 def think(state, rng, level="strong"):
     """The board's action for the side to move, a legal action of `state`, as a generator (see
-    games.decide): the strong players yield after each square they weigh."""
+    games.decide): it yields after each square, mouse or roll of the die it weighs."""
     if level == "strong":
         return (yield from strong_cat(state, rng) if state.side == CAT else strong_mice(state, rng))
     yield
-    return choose_cat(state, rng) if state.side == CAT else choose_mice(state, rng)
+    if state.side == CAT:
+        return choose_cat(state, rng)
+    return (yield from choose_mice(state, rng))
 
 
 def choose_cat(state, rng):
@@ -77,20 +79,34 @@ def _mouse_value(state, sid, near_cat=True):
 
 
 def choose_mice(state, rng):
-    """The mice's action: which mouse (its square), then where it stops."""
+    """The mice's action: which mouse (its square), then where it stops (a generator: it yields
+    after each mouse it judges)."""
     legal = state.legal_actions()
     if state.phase == PICK:  # judge each mouse by the best square it could reach
-
-        def best_reach(a):
-            reach = [s for s in state.hint(a)["spaces"] if s != a]
-            return max([_mouse_value(state, s) for s in reach] or [-9])
-
-        scores = [best_reach(a) if a != STAY else -10 for a in legal]
+        scores = []
+        for a in legal:
+            yield
+            if a == STAY:
+                scores.append(-10)
+                continue
+            reach = _mouse_reach(state, a)
+            scores.append(max([_mouse_value(state, s) for s in reach] or [-9]))
     else:
         scores = [_mouse_value(state, a) if a != STAY else -10 for a in legal]
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
+
+
+def _mouse_reach(state, sid):
+    """The squares (ids) the mouse on square sid may reach with the roll, as the game's hint
+    lights them but for its own: its paths alone (the hint lists every mouse's legal moves
+    first, four times this work)."""
+    b = state.board
+    sq = b.square(sid)
+    acc = access(state, state.mice.index(sq))
+    ids = b.ids
+    return [ids[x] for x in destinations(b, sq, state.roll, acc, state.rules["house"]["revisit"])]
 
 
 # -- strong: one roll ahead --------------------------------------------------------------
@@ -103,12 +119,14 @@ def _prey(state):
 
 
 def _cat_reach(state, start):
-    """Square -> the chance that the cat's next roll from `start` can end there."""
+    """Square -> the chance that the cat's next roll from `start` can end there (a generator:
+    it yields after each face of the die it follows)."""
     faces = state.rules["dice"][DIE[CAT]]
     acc = access(state, -1)
     revisit = state.rules["house"]["revisit"]
     chance = {}
     for f in sorted(set(faces)):
+        yield
         p = faces.count(f) / len(faces)
         for sq in destinations(state.board, start, f, acc, revisit):
             chance[sq] = chance.get(sq, 0.0) + p
@@ -130,8 +148,7 @@ def strong_cat(state, rng):
     ids = b.ids
     scores = []
     for a in squares:
-        yield
-        reach = _cat_reach(state, b.square(a))
+        reach = yield from _cat_reach(state, b.square(a))
         hit = 0.0
         for sq in prey:
             hit = max(hit, reach.get(sq, 0.0))
@@ -147,7 +164,7 @@ def strong_mice(state, rng):
     at a pick, the mouse whose move gains most over staying where it is."""
     legal = state.legal_actions()
     b = state.board
-    danger = _cat_reach(state, state.cat) if state.cat >= 0 else {}
+    danger = (yield from _cat_reach(state, state.cat)) if state.cat >= 0 else {}
 
     def value(sid):
         sq = b.square(sid)
@@ -163,7 +180,7 @@ def strong_mice(state, rng):
             if a == STAY:
                 scores.append(-99)
                 continue
-            reach = [x for x in state.hint(a)["spaces"] if x != a]
+            reach = _mouse_reach(state, a)
             scores.append(max([value(x) for x in reach] or [-99]) - value(a))
     else:
         yield

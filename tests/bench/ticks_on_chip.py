@@ -1,0 +1,205 @@
+# Run on MicroPython by bench_ticks.py (on the emulated Pico, or on the unix port): the length of
+# every main-loop tick, in the chip's own time (time.ticks_us), while the board plays every seat
+# of a game, and an idle tick's at the menu as the run's baseline. One JSON line.
+#   argv: TICKS [PICO16_PROFILE [GAMES]]   ticks per game and level; Gatenkaas's 16x16 profile
+#                                  file ("-" or none: Gatenkaas is left out); the games to play,
+#                                  comma-separated (none: all)
+# The board's clock runs the chip's time within a tick and skips the rest of it, where a board
+# sleeps (a late tick starts the next one late, as App.run does): the thinking's slices and the
+# collector's idle work are timed by it, and the board's pauses (BOT_MS) cost no emulation.
+# The journal is appended on the board's own file system, as on a board.
+import gc
+import json
+import os
+import sys
+import time
+from array import array
+
+from quiet_board import QuietBoard
+
+from cheesefw import app, profile_file
+from cheesefw.engine import core
+from cheesefw.games import load
+
+TICK_MS = 10
+JOURNAL = "bench-journal.txt"
+# A tick's kind, bits: its board player thinks, it appends the journal, the heap was collected
+# in it (more free after than before), it wrote a frame.
+THINKS, APPENDS, COLLECTS, WRITES = 1, 2, 4, 8
+KEPT_US = 2000  # ticks at least this long are reported one by one (with their index)
+
+# (game, options, seats played by the board): every seat, at one level a run.
+GAMES = (
+    ("gouda", {"players": 6, "powers": True}, 6),
+    ("kitchen", {}, 2),
+    ("kalle", {"players": 5}, 5),
+    ("katz", {"players": 6}, 6),
+    ("gatenkaas", {"players": 4}, 4),
+)
+
+
+class BenchBoard(QuietBoard):
+    """The engine's board on a clock that skips the idle rest of each tick; its journal on
+    the file system."""
+
+    def __init__(self, profile):
+        super().__init__(profile)
+        self.began = time.ticks_us()
+        self.appends = 0
+
+    def start_tick(self, now):
+        self.now = now
+        self.began = time.ticks_us()
+
+    def ticks_ms(self):
+        return self.now + time.ticks_diff(time.ticks_us(), self.began) // 1000
+
+    def sleep_ms(self, ms):
+        self.now += ms  # (the clock skips it)
+
+    def write_file(self, name, data):
+        with open(JOURNAL, "wb") as f:
+            f.write(data)
+
+    def append_file(self, name, text):
+        self.appends += 1
+        with open(JOURNAL, "a") as f:
+            f.write(text)
+
+    def remove_file(self, name):
+        try:
+            os.remove(JOURNAL)
+        except OSError:
+            pass
+
+
+def new_profile(name=None):
+    profile = profile_file.load_profile(name=name)
+    profile_file.pack_maps(profile)
+    return profile
+
+
+def run(a, board, ticks, kind_of=None):
+    """ticks ticks of App a as App.run spaces them; (their lengths in us, their kinds), in
+    LENGTHS and KINDS (made once, before any game: a game's heap is tight)."""
+    lengths = LENGTHS
+    kinds = KINDS
+    now = 0
+    idle = getattr(a, "idle", None)  # the App's work in a tick's idle rest, if it has any
+    for i in range(ticks):
+        board.start_tick(now)
+        thinks = kind_of(a) if kind_of else 0
+        appends = board.appends
+        frames = board.frames
+        free = gc.mem_free()
+        t0 = time.ticks_us()
+        a.tick()
+        if idle:
+            used = board.ticks_diff(board.ticks_ms(), now)
+            if used < TICK_MS:
+                idle(TICK_MS - used)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        kind = thinks
+        if board.appends != appends:
+            kind |= APPENDS
+        if gc.mem_free() > free:
+            kind |= COLLECTS
+        if board.frames != frames:
+            kind |= WRITES
+        lengths[i] = us
+        kinds[i] = kind
+        now += max(TICK_MS, (us + 999) // 1000)
+    return lengths, kinds
+
+
+def summary(lengths, kinds, moves=None):
+    ticks = len(lengths)
+    long_ticks = [[i, lengths[i], kinds[i]] for i in range(ticks)
+                  if lengths[i] >= KEPT_US]
+    out = {"ticks": ticks, "mean_us": sum(lengths) // ticks,
+           "worst_us": max(lengths), "long": long_ticks}
+    if moves is not None:
+        out["moves"] = moves
+    return out
+
+
+def idle_baseline(ticks):
+    """The menu with nothing pressed: the run's baseline."""
+    board = BenchBoard(new_profile())
+    a = app.App(board, core.Engine(board))
+    run(a, board, ticks)
+    result = summary(LENGTHS[:ticks], KINDS[:ticks])
+    del a, board
+    gc.collect()
+    return result
+
+
+def probe():
+    """What might make the same code slower as .mpy files than frozen, each timed alone: a loop
+    that only computes, one that allocates small objects, a collection of the whole heap (after
+    a game's code has been imported), and the heap in use then."""
+    load("kitchen")
+    from cheesefw.games import kitchen_bot  # noqa: F401  (the code a game holds, as in play)
+
+    gc.collect()
+    t0 = time.ticks_us()
+    x = 0
+    for i in range(2000):
+        x += i & 7
+    compute = time.ticks_diff(time.ticks_us(), t0)
+    t0 = time.ticks_us()
+    for i in range(2000):
+        x = [i, i]
+    alloc = time.ticks_diff(time.ticks_us(), t0)
+    t0 = time.ticks_us()
+    gc.collect()
+    collect = time.ticks_diff(time.ticks_us(), t0)
+    return {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
+            "in_use": gc.mem_alloc(), "free": gc.mem_free()}
+
+
+def thinks(a):
+    """THINKS while the game's board player is thinking."""
+    return THINKS if getattr(a.scene.scene, "thinking", None) is not None else 0
+
+
+def board_plays(game, options, seats, level, ticks, profile_name=None):
+    board = BenchBoard(new_profile(profile_name))
+    engine = core.Engine(board)
+    opts = dict(options)
+    for key, choices in load(game).OPTIONS:
+        opts.setdefault(key, choices[0])
+    engine.start_game(game, opts, seats=[[s, level] for s in range(seats)])
+    a = app.App(board, engine)
+    run(a, board, ticks, thinks)
+    moves = len(engine.scene.state.history)
+    board.remove_file(JOURNAL)
+    del a, engine, board
+    gc.collect()
+    return summary(LENGTHS, KINDS, moves)
+
+
+def main():
+    global LENGTHS, KINDS
+    ticks = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    pico16 = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
+    only = sys.argv[3].split(",") if len(sys.argv) > 3 else None
+    LENGTHS = array("i", bytes(4 * ticks))
+    KINDS = bytearray(ticks)
+    gc.collect()
+    out = {"idle": idle_baseline(min(200, ticks)), "probe": probe(), "games": {}}
+    for game, options, seats in GAMES:
+        if only and game not in only:
+            continue
+        name = None
+        if game == "gatenkaas":
+            if not pico16:
+                continue
+            name = pico16
+        for level in ("strong", "beginner"):
+            out["games"]["%s %s" % (game, level)] = board_plays(game, options, seats, level,
+                                                                ticks, name)
+    print(json.dumps(out))
+
+
+main()
