@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC } from 'rp2040js';
+import { PioClock } from './pio_clock.mjs';
 
 const [flashPath, bootromPath, ledPinText, realtimeText, sideInText, sideOutText] =
   process.argv.slice(2);
@@ -324,20 +325,30 @@ mcu.core.PC = FLASH_BASE; // the boot ROM's flash boot: run boot2 from the flash
 let lastTimeMs = -1;
 let lastWall = process.hrtime.bigint();
 
+// The PIO on the chip's clock (pio_clock.mjs): a sleeping core wakes to look at it this often.
+const pio = new PioClock(mcu, CYCLE_NS);
+const PIO_WAKE_NS = 1000;
+function advance(ns) {
+  if (pio.enabled) pio.tick(ns / CYCLE_NS);
+  else mcu.clock.tick(ns);
+}
+
 function run() {
   const { core, clock } = mcu;
   const sliceEnd = clock.nanos + 10e6; // 10 ms of the chip's time, then look at the world
   let idle = false;
   while (clock.nanos < sliceEnd && !resetting) {
     if (core.waiting) {
-      const next = clock.nanosToNextAlarm;
-      if (!(next > 0 && next < Infinity)) {
+      let next = clock.nanosToNextAlarm;
+      if (pio.enabled && pio.running) {
+        next = Math.min(next > 0 ? next : Infinity, PIO_WAKE_NS); // its IRQ or DMA's may wake the core
+      } else if (!(next > 0 && next < Infinity)) {
         idle = true; // asleep until an interrupt from outside: the host's, in wall time
         break;
       }
-      clock.tick(Math.min(next, sliceEnd - clock.nanos + 1));
+      advance(Math.min(next, sliceEnd - clock.nanos + 1));
     } else {
-      clock.tick(core.executeInstruction() * CYCLE_NS);
+      advance(core.executeInstruction() * CYCLE_NS);
     }
   }
   if (resetting) {
