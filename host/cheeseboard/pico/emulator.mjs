@@ -6,7 +6,8 @@
 //   side in -> : "P <gpio> <ms>:<level>,..." drive an input pin, ms from now
 //             in emulated time
 //   side out <-  "F <start ns> <end ns> <hex>" one WS2812 frame as the chain
-//             received it (wire order), "T <ms>" the emulated clock, "U" USB configured
+//             received it (wire order), "T <ms>" the emulated clock, "U" USB configured,
+//             "I <start ns> <end ns>" interrupts masked (PRIMASK) for 20 us or more
 //   exit 3 <- the watchdog (or machine.reset) reset the chip: start it again from the flash
 //
 // The flash is a QSPI NOR flash behind the SSI, emulated here because rp2040js has none: its
@@ -333,6 +334,10 @@ function advance(ns) {
   else mcu.clock.tick(ns);
 }
 
+const MASKED_REPORT_NS = 20_000;
+let masked = false;
+let maskedSinceNs = 0;
+
 function run() {
   const { core, clock } = mcu;
   const sliceEnd = clock.nanos + 10e6; // 10 ms of the chip's time, then look at the world
@@ -349,6 +354,11 @@ function run() {
       advance(Math.min(next, sliceEnd - clock.nanos + 1));
     } else {
       advance(core.executeInstruction() * CYCLE_NS);
+    }
+    if (core.PM !== masked) { // cpsid / cpsie: how long the chip kept interrupts waiting
+      masked = core.PM;
+      if (masked) maskedSinceNs = clock.nanos;
+      else if (clock.nanos - maskedSinceNs >= MASKED_REPORT_NS) side(`I ${maskedSinceNs} ${clock.nanos}`);
     }
   }
   if (resetting) {
