@@ -87,6 +87,7 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_lab.py
 	$(BIN)/python tests/bench/bench_reliability.py
 	$(BIN)/python tests/bench/bench_pico.py
+	$(BIN)/python tests/bench/bench_pico_leds.py
 	$(BIN)/python tests/bench/bench_suite.py
 	$(BIN)/python tests/bench/bench_cli.py
 
