@@ -86,6 +86,52 @@ def test_led_frames_are_read_from_the_neopixel_pin(pico):
 
 
 
+# On the board: the HAL's frame write (PIO and DMA) returns at once; while the frame is on the
+# wire a timer keeps firing (interrupts stay on) and the CPU runs Python.
+PIO_WRITE = """
+import json, sys, time, machine
+sys.path.insert(0, json.load(open('slot.json'))['active'])
+from cheesefw import hal, profile_file
+board = hal.open_board(profile_file.load_profile())
+frame = bytearray(3 * board.pixel_count)
+frame[0:3] = bytes((255, 0, 0)); frame[-3:] = bytes((1, 2, 3))
+fired = [0]
+def count(t):
+    fired[0] += 1
+timer = machine.Timer(freq=10000, callback=count)
+wire_us = 30 * board.pixel_count
+t0 = time.ticks_us()
+board.show(frame)
+write_us = time.ticks_diff(time.ticks_us(), t0)
+while time.ticks_diff(time.ticks_us(), t0) < wire_us:
+    pass
+timer.deinit()
+print(type(board).__module__, write_us, wire_us, fired[0])
+"""
+
+
+def test_frames_go_out_by_pio_while_the_chip_runs_on(flashed_image, pico, tmp_path):
+    image = tmp_path / "pio.bin"
+    shutil.copy(flashed_image, image)
+    board = pico(image, uf2=None)
+    board.wait_protocol(timeout=60)
+    board.release_console()
+    run = board.mpremote("exec", PIO_WRITE)
+    assert run.returncode == 0, run.stderr
+    module, write_us, wire_us, fired = run.stdout.split()
+    assert module == "cheesefw.hal.rp2"
+    assert int(write_us) < int(wire_us) // 4  # handed to the DMA, not bit-banged
+    assert int(fired) >= int(wire_us) // 100 * 3 // 4  # a 10 kHz timer fired all along
+    event = board.link.frame_event
+    frame = board.link.frame
+    assert frame[:3] == bytes([255, 0, 0]) and frame[-3:] == bytes([1, 2, 3])
+    assert not any(frame[3:-3])
+    # The PIO's own bit time on the chip's clock: 1.25 us a bit, first rise to last fall
+    # (the last bit, a 1, high for 750 ns).
+    bits = 24 * event["pixels"]
+    assert event["wire_ns"] == (bits - 1) * 1250 + 750
+
+
 def test_the_watchdog_resets_the_chip(pico):
     board = pico()
     board.release_console()

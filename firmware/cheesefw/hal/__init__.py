@@ -18,7 +18,9 @@ def open_board(profile):
     elif sys.platform == "webassembly":
         # MicroPython's WebAssembly port: the web board of `cheeseboard web`.
         from cheesefw.hal.web import Board
-    elif sys.platform in ("rp2", "esp32"):
+    elif sys.platform == "rp2":
+        from cheesefw.hal.rp2 import Board
+    elif sys.platform == "esp32":
         from cheesefw.hal.micropython import Board
     else:
         raise RuntimeError(

@@ -1,12 +1,11 @@
-"""The MicroPython backend for real boards (RP2040, ESP32): machine.Pin and neopixel."""
+"""The MicroPython backend for an ESP32: machine.Pin and neopixel."""
 
 import machine
 import neopixel
 
 from cheesefw.hal import base
 
-# Where each colour goes on the wire, for the profile's "order".
-_ORDERS = {"GRB": (1, 0, 2), "RGB": (0, 1, 2), "BRG": (1, 2, 0), "RBG": (0, 2, 1)}
+_ORDERS = base.WIRE_ORDERS
 
 
 class Board(base.Board):

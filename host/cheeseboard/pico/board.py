@@ -280,6 +280,9 @@ class PicoBoard(PtyBoard):
         kind, _, rest = line.partition(b" ")
         if kind == b"T":
             self.board_ms = int(rest)
+        elif kind == b"I":
+            start, end = map(int, rest.split(b" "))
+            self._emit({"ev": "irq_off", "ns": end - start, "at_ms": end // 1_000_000})
         elif kind == b"F":
             start, end, wire = rest.split(b" ")
             led = self.profile["led"]

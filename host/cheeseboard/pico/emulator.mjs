@@ -9,7 +9,8 @@
 //   side in -> : "P <gpio> <ms>:<level>,..." drive an input pin, ms from now
 //             in emulated time
 //   side out <-  "F <start ns> <end ns> <hex>" one WS2812 frame as the chain
-//             received it (wire order), "T <ms>" the emulated clock, "U" USB configured
+//             received it (wire order), "T <ms>" the emulated clock, "U" USB configured,
+//             "I <start ns> <end ns>" interrupts masked (PRIMASK) for 20 us or more
 //   exit 3 <- the watchdog (or machine.reset) reset the chip: start it again from the flash
 //
 // The flash is a QSPI NOR flash behind the SSI, emulated here because rp2040js has none: its
@@ -18,6 +19,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC } from 'rp2040js';
+import { PioClock } from './pio_clock.mjs';
 import { attachXipCache } from './xip_cache.mjs';
 
 const [flashPath, bootromPath, ledPinText, realtimeText, sideInText, sideOutText, ...options] =
@@ -331,20 +333,39 @@ mcu.core.PC = FLASH_BASE; // the boot ROM's flash boot: run boot2 from the flash
 let lastTimeMs = -1;
 let lastWall = process.hrtime.bigint();
 
+// The PIO on the chip's clock (pio_clock.mjs): a sleeping core wakes to look at it this often.
+const pio = new PioClock(mcu, CYCLE_NS);
+const PIO_WAKE_NS = 1000;
+function advance(ns) {
+  if (pio.enabled) pio.tick(ns / CYCLE_NS);
+  else mcu.clock.tick(ns);
+}
+
+const MASKED_REPORT_NS = 20_000;
+let masked = false;
+let maskedSinceNs = 0;
+
 function run() {
   const { core, clock } = mcu;
   const sliceEnd = clock.nanos + 10e6; // 10 ms of the chip's time, then look at the world
   let idle = false;
   while (clock.nanos < sliceEnd && !resetting) {
     if (core.waiting) {
-      const next = clock.nanosToNextAlarm;
-      if (!(next > 0 && next < Infinity)) {
+      let next = clock.nanosToNextAlarm;
+      if (pio.enabled && pio.running) {
+        next = Math.min(next > 0 ? next : Infinity, PIO_WAKE_NS); // its IRQ or DMA's may wake the core
+      } else if (!(next > 0 && next < Infinity)) {
         idle = true; // asleep until an interrupt from outside: the host's, in wall time
         break;
       }
-      clock.tick(Math.min(next, sliceEnd - clock.nanos + 1));
+      advance(Math.min(next, sliceEnd - clock.nanos + 1));
     } else {
-      clock.tick(core.executeInstruction() * CYCLE_NS);
+      advance(core.executeInstruction() * CYCLE_NS);
+    }
+    if (core.PM !== masked) { // cpsid / cpsie: how long the chip kept interrupts waiting
+      masked = core.PM;
+      if (masked) maskedSinceNs = clock.nanos;
+      else if (clock.nanos - maskedSinceNs >= MASKED_REPORT_NS) side(`I ${maskedSinceNs} ${clock.nanos}`);
     }
   }
   if (resetting) {
