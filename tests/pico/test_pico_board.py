@@ -120,7 +120,9 @@ def test_frames_go_out_by_pio_while_the_chip_runs_on(flashed_image, pico, tmp_pa
     assert run.returncode == 0, run.stderr
     module, write_us, wire_us, fired = run.stdout.split()
     assert module == "cheesefw.hal.rp2"
-    assert int(write_us) < int(wire_us) // 4  # handed to the DMA, not bit-banged
+    # handed to the DMA, not bit-banged (which takes the whole wire time and more): half of it
+    # at most, with the timer's callbacks that fall meanwhile and a cold flash cache
+    assert int(write_us) < int(wire_us) // 2
     assert int(fired) >= int(wire_us) // 100 * 3 // 4  # a 10 kHz timer fired all along
     event = board.link.frame_event
     frame = board.link.frame
