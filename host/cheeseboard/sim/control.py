@@ -134,23 +134,38 @@ class SimLink:
         self.frame_time = 0.0
         self.frame_event = None
         self.events = []
+        self._closed = False
         threading.Thread(target=self._read, name="simlink", daemon=True).start()
 
     def close(self):
+        """End the link: the reader thread sees the end of the stream and stops (a socket
+        closed under it would make its next read fail with a traceback on its way out)."""
+        self._closed = True
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # the board already went
+            pass
         self._sock.close()
 
     def _read(self):
-        for line in self._sock.makefile("rb"):
-            event = json.loads(line)
-            with self._cond:
-                if event.get("ev") == "frame":
-                    self.frame = bytes.fromhex(event["rgb"])
-                    self.frame_seq = event["seq"]
-                    self.frame_time = time.monotonic()
-                    self.frame_event = event  # an emulated chip adds the pin's timing
-                else:
-                    self.events.append(event)
-                self._cond.notify_all()
+        try:
+            for line in self._sock.makefile("rb"):
+                self._take(line)
+        except (OSError, ValueError):  # the link closed under the read
+            if not self._closed:
+                raise
+
+    def _take(self, line):
+        event = json.loads(line)
+        with self._cond:
+            if event.get("ev") == "frame":
+                self.frame = bytes.fromhex(event["rgb"])
+                self.frame_seq = event["seq"]
+                self.frame_time = time.monotonic()
+                self.frame_event = event  # an emulated chip adds the pin's timing
+            else:
+                self.events.append(event)
+            self._cond.notify_all()
 
     def send(self, **msg):
         self._sock.sendall((json.dumps(msg) + "\n").encode())
