@@ -78,7 +78,7 @@ def parse_log(text, source):
     rows = text.splitlines()
     try:
         header = json.loads(rows[0][len(_HEADER):])
-    except ValueError:
+    except (ValueError, RuntimeError):  # (RuntimeError: nested past the parser's depth)
         header = None
     if not isinstance(header, dict) or not isinstance(header.get("game"), str):
         raise ReplayError("%s: line 1: expected # {\"game\": ..., \"options\": ...} as "
@@ -92,7 +92,7 @@ def parse_log(text, source):
             if not m or int(m.group(1)) != len(moves):
                 raise ValueError
             moves.append(json.loads(m.group(2)))
-        except ValueError:
+        except (ValueError, RuntimeError):
             raise ReplayError("%s: line %d: expected \"%d: <move>\" as `cheeseboard log` "
                               "prints it, got %r" % (source, n, len(moves), row[:60])) from None
     return from_moves(header, moves, source)
