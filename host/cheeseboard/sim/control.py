@@ -21,6 +21,9 @@ import time
 
 from cheeseboard.sim.board import BoardError
 
+_MOST_LEVELS = 1000  # the steps of one pin request (a press with bounce: a few dozen)
+_LATEST_MS = 24 * 3600 * 1000  # how far ahead a step may be (a day)
+
 
 class ControlServer:
     def __init__(self, board, path):
@@ -62,6 +65,8 @@ class ControlServer:
                 self._handle(conn, json.loads(line))
             except (ValueError, KeyError, TypeError, BoardError) as e:
                 self._send(conn, {"ev": "error", "error": str(e)})
+            except RecursionError:  # (a line nested past the parser's depth)
+                self._send(conn, {"ev": "error", "error": "nested too deep: not a request"})
         with self._lock:
             if conn in self._clients:
                 self._clients.remove(conn)
@@ -70,7 +75,7 @@ class ControlServer:
         op = msg["op"]
         board = self.board
         if op == "pin":
-            board.set_pin(msg["button"], msg["levels"])
+            board.set_pin(*_pin(msg))
         elif op == "power_cut":
             board.power_cut()
         elif op == "power_on":
@@ -108,6 +113,20 @@ class ControlServer:
             with self._lock:
                 if conn in self._clients:
                     self._clients.remove(conn)
+
+
+def _pin(msg):
+    """A pin request's (button, levels), checked: a name, and [[ms from now, level], ...]."""
+    button, levels = msg["button"], msg["levels"]
+    if not isinstance(button, str):
+        raise ValueError("pin: button: expected a name, got %s" % json.dumps(button)[:40])
+    if not isinstance(levels, list) or len(levels) > _MOST_LEVELS or not all(
+            isinstance(step, list) and len(step) == 2 and all(
+                isinstance(x, (int, float)) and 0 <= x <= _LATEST_MS  # (not NaN)
+                for x in step) for step in levels):
+        raise ValueError("pin: levels: expected at most %d [ms from now, 0 or 1] pairs of "
+                         "numbers 0..%d" % (_MOST_LEVELS, _LATEST_MS))
+    return button, levels
 
 
 class SimLink:
