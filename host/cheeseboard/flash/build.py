@@ -96,6 +96,21 @@ def compiler_error(src, said):
     return "%s%s: %s" % (src, ", line %s" % where[-1] if where else "", why)
 
 
+def check_tree(root):
+    """Refuse, in one line, a --firmware that is no firmware tree, or that holds a link to
+    something outside it (its target would be put on the board: /etc/passwd as a rule table)."""
+    root = Path(root)
+    if not (root / "cheesefw" / "app.py").is_file():
+        raise BuildError("%s: not a firmware tree (no cheesefw/app.py in it)" % root)
+    inside = root.resolve()
+    for folder, dirs, files in os.walk(root):  # (links to folders are listed, not followed)
+        for name in dirs + files:
+            path = Path(folder) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(inside):
+                raise BuildError("%s: a link to %s, outside the firmware tree: refused (copy "
+                                 "the file in)" % (path, path.resolve()))
+
+
 def build_tree(src_root, dst_root, arch=None):
     """Copy a firmware tree, compiling every module but main.py and boot.py to .mpy."""
     src_root, dst_root = Path(src_root), Path(dst_root)
