@@ -88,6 +88,7 @@ def fell(e, read_state, write_state):
         if not back:
             sys.print_exception(e)
             stranded("it fell %d times in a row: %s" % (falls, error_text(e)), read_state)
+            raise e  # the console closed: nobody left to answer (the unix port's stdin)
         sys.print_exception(e)
         roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)), write_state,
                   back)
@@ -196,7 +197,7 @@ def stranded(why, read_state):
     at the REPL, where the board says nothing to a host, answer the protocol's `hello` and
     `state` with the reason, as the firmware's own fault mode does (cheesefw.fault), with
     nothing of the firmware's. `cheeseboard flash` takes the board through the raw REPL as
-    ever: its Ctrl-C stops this loop at its wait."""
+    ever: its Ctrl-C stops this loop at its wait. Returns only at the console's end."""
     import select
 
     try:
@@ -211,8 +212,10 @@ def stranded(why, read_state):
     while True:
         while poll.poll(0):
             byte = sys.stdin.buffer.read(1)
-            if not byte:
+            if byte is None:  # (a console that does not block: nothing after all)
                 break
+            if not byte:  # the console's end: a board's never comes
+                return
             if byte == b"\n":
                 _answer(bytes(line).strip(), fault, read_state)
                 line = bytearray()
