@@ -27,7 +27,23 @@ def read_state():
             state = json.loads(f.read(_STATE_BYTES))
     except Exception:  # missing, a folder, cut short, larger than any slot.json, not JSON
         return None
-    return state if type(state) is dict else None
+    return state if type(state) is dict and runnable(state.get("active")) else None
+
+
+def runnable(slot):
+    # slot.json's "active": the firmware frozen into MicroPython, or a slot on the flash that
+    # was sealed (its manifest written last). Any other name ("slot_c", "../x", a slot gone or
+    # half-written) is a slot.json that cannot be read: made again from the slots, not left to
+    # fall at every boot until the REPL.
+    if slot == "frozen":
+        return True
+    if slot not in ("slot_a", "slot_b"):
+        return False
+    try:
+        os.stat(slot + "/manifest.json")
+    except OSError:
+        return False
+    return True
 
 
 def write_state(state):

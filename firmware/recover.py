@@ -13,8 +13,9 @@
 # FALLS_BACK-th fall in a row, none of them followed by main._SETTLED_TICKS of play, goes back
 # to the previous slot as a failed trial does, if that slot is whole, else to the firmware
 # frozen into MicroPython where the board runs a cheeseboard UF2 (slot.json's "frozen", its
-# files in /frozen/): the last good one; with nowhere to go back to, the board stops at the
-# REPL, where a person can look.
+# files in /frozen/): the last good one. With nowhere to go back to, the loader itself answers
+# `hello` and `state` with the reason (stranded()), so that `cheeseboard info` says it and
+# `cheeseboard flash` puts a whole firmware on.
 import os
 import sys
 
@@ -22,6 +23,7 @@ from micropython import const
 
 FALLS_BACK = 3
 FROZEN = "frozen"  # slot.json's name for the firmware frozen into MicroPython (a UF2's)
+_MAX_LINE = const(1024)  # the protocol's longest line (cheesefw.protocol)
 _WDT_MS = const(8000)  # the watchdog's timeout on trial (an RP2040's longest is 8.3 s)
 _wdt = None
 
@@ -84,7 +86,9 @@ def fell(e, read_state, write_state):
     if falls >= FALLS_BACK:
         back = way_back(state)
         if not back:
-            raise e
+            sys.print_exception(e)
+            stranded("it fell %d times in a row: %s" % (falls, error_text(e)), read_state)
+            raise e  # the console closed: nobody left to answer (the unix port's stdin)
         sys.print_exception(e)
         roll_back(state, "it fell %d times in a row: %s" % (falls, error_text(e)), write_state,
                   back)
@@ -186,3 +190,67 @@ def error_text(e):
     sys.print_exception(e, buf)
     lines = buf.getvalue().strip().split("\n")[-3:]  # where it failed, and why
     return " | ".join(line.strip() for line in lines)[-300:]
+
+
+def stranded(why, read_state):
+    """No whole firmware left on the board (none to go back to, none frozen): rather than stop
+    at the REPL, where the board says nothing to a host, answer the protocol's `hello` and
+    `state` with the reason, as the firmware's own fault mode does (cheesefw.fault), with
+    nothing of the firmware's. `cheeseboard flash` takes the board through the raw REPL as
+    ever: its Ctrl-C stops this loop at its wait. Returns only at the console's end."""
+    import select
+
+    try:
+        from simboard import sleep_ms  # type: ignore[import-not-found]  # a virtual board's clock
+    except ImportError:
+        from time import sleep_ms
+    fault = "no whole firmware on the board: " + why
+    print("cheeseboard: %s; answering hello and state until flashed" % fault)
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    line = bytearray()
+    while True:
+        while poll.poll(0):
+            byte = sys.stdin.buffer.read(1)
+            if byte is None:  # (a console that does not block: nothing after all)
+                break
+            if not byte:  # the console's end: a board's never comes
+                return
+            if byte == b"\n":
+                _answer(bytes(line).strip(), fault, read_state)
+                line = bytearray()
+            elif len(line) <= _MAX_LINE:  # (a longer line is answered as a bad frame)
+                line += byte
+        sleep_ms(10)
+
+
+def _answer(line, fault, read_state):
+    # One request line (the protocol's frame: "@<crc32> <json>"), answered in kind.
+    import binascii
+    import gc
+    import json
+
+    rid, reply = None, {"ok": False, "error": "the board has no whole firmware (%s)" % fault}
+    try:
+        text = line[10:]
+        if line[:1] == b"@" and "%08x" % (binascii.crc32(text) & 0xFFFFFFFF) == line[1:9].decode():
+            request = json.loads(text)
+            rid, cmd = request["id"], request["cmd"]
+            if cmd == "hello":
+                gc.collect()
+                impl = sys.implementation
+                reply = {"ok": True, "firmware": None, "profile": None, "fault": fault,
+                         "platform": sys.platform, "slot": read_state(),
+                         "runtime": "%s %d.%d.%d" % ((impl.name,) + impl.version[:3]),
+                         "heap_free": gc.mem_free()}
+            elif cmd == "state":
+                reply = {"ok": True, "state": {"mode": "fault", "fault": fault}, "stuck": []}
+        elif line:
+            reply["error"] = "bad frame: expected '@<crc32> <json>'"
+        else:
+            return
+    except Exception:  # noqa: BLE001 (not JSON, not an object, no id: a bad request)
+        reply["error"] = "bad request"
+    reply["id"] = rid if type(rid) is int else None
+    text = json.dumps(reply)
+    sys.stdout.write("@%08x %s\n" % (binascii.crc32(text.encode()) & 0xFFFFFFFF, text))

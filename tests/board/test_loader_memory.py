@@ -25,11 +25,13 @@ def main(up=None, feed=None):
 
 
 def test_a_firmware_that_fell_out_of_heap_is_counted_and_restarted(tmp_path):
-    (tmp_path / "cheesefw").mkdir()
-    (tmp_path / "cheesefw" / "__init__.py").write_text("")
-    (tmp_path / "cheesefw" / "app.py").write_text(HOG)
+    slot = tmp_path / "slot_a"  # a sealed slot (its manifest), as the loader runs only those
+    (slot / "cheesefw").mkdir(parents=True)
+    (slot / "manifest.json").write_text("{}")
+    (slot / "cheesefw" / "__init__.py").write_text("")
+    (slot / "cheesefw" / "app.py").write_text(HOG)
     (tmp_path / "slot.json").write_text(json.dumps({"active": "slot_a", "previous": None}))
     out = run_mp("exec(open(%r).read())" % str(FIRMWARE / "main.py"), heap=96 * 1024,
-                 cwd=tmp_path, path=[tmp_path], check=False)
+                 cwd=tmp_path, path=[slot], check=False)
     assert "restarting it (1 of 3)" in out, out
     assert json.loads((tmp_path / "slot.json").read_text())["falls"] == 1

@@ -54,6 +54,17 @@ SLOT_KINDS = dict(JSON_KINDS, **{
     "another slot": lambda old: b'"slot_c"',
     "missing": lambda old: None,
 })
+# slot.json an object whose "active" names no sealed slot: each value its field may hold
+ACTIVE_VALUES = {"slot_c": "slot_c", "a path out": "../x", "a path back in": "slot_a/../slot_a",
+                 "the other slot, not there": "slot_b", "a number": 5, "null": None,
+                 "the root": "/", "empty": ""}
+
+
+def naming(active):
+    return lambda old: json.dumps({"active": active, "previous": None}).encode()
+
+
+SLOT_KINDS.update({"active: " + what: naming(v) for what, v in ACTIVE_VALUES.items()})
 PROFILE = "slot_a/profile.json"  # the slot's: the board plays on the last copy that passed
 PROFILE_KINDS = dict(JSON_KINDS, refused=lambda old: b'{"led": {"count": -1}}')
 FILES = {"slot.json": SLOT_KINDS, "checked.json": JSON_KINDS, "journal.txt": JOURNAL_KINDS,
@@ -64,7 +75,8 @@ MATRIX = [(f, k) for f, kinds in FILES.items() for k in kinds]
 SAMPLE = [("journal.txt", "deep"), ("journal.txt", "huge"), ("journal.txt", "wrong type"),
           (SYNCED, "huge"), (KEPT, "wrong type"), ("slot.json", "wrong type"),
           ("slot.json", "a folder"), ("checked.json", "deep"), (PROFILE, "deep"),
-          (PROFILE, "refused")]
+          (PROFILE, "refused"), ("slot.json", "active: slot_c"),
+          ("slot.json", "active: a path back in")]
 
 
 def board_with_a_game(folder):
@@ -185,7 +197,8 @@ def test_flash_repairs_a_board_of_its_build_that_falls_at_boot(make_vboard, tmp_
     (folder / "journal.txt").write_bytes(crc_line(b'{"game": "trap"}'))
     board = make_vboard(flash_dir=folder)
     board.read_until(b"tripped over the journal", timeout=60)
-    board.read_until(b">>> ", timeout=60)  # the third fall, with no slot to go back to
+    # the third fall, with no slot to go back to: the loader answers with the reason
+    assert "tripped over the journal" in board.wait_protocol(timeout=60)["fault"]
     result = flash(board, fw)
     assert result.outcome == "repaired", (result.outcome, result.error)
     assert "journal.txt (as journal.txt.bad)" in result.error

@@ -137,6 +137,8 @@ def test_a_firmware_that_keeps_falling_goes_back_to_the_frozen_one(staged, tmp_p
         assert after["failed"]["slot"] == "slot_a" and "fell 3 times" in after["failed"]["error"]
     else:
         assert "stopped at the REPL" in out and after == state
+        # (before it, while a console was there: the loader answered with why)
+        assert "no whole firmware on the board: it fell 3 times in a row" in out, out
 
 
 def test_the_frozen_firmware_that_keeps_falling_stops_at_the_repl(staged, tmp_path):

@@ -44,6 +44,42 @@ def _parse(line):
     return json.loads(text)
 
 
+def read_header(readline):
+    """The header on a journal's first line ({"game": ..., ...}), or None when it has none."""
+    try:
+        header = _parse(readline(_MAX_LINE + 1))
+    except ValueError:  # whole, but no header
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def read_moves(readline, apply):
+    """The rule for reading a journal, the board's and `cheeseboard replay`'s both: feed every
+    completed move after the header to apply(move), one line at a time (readline(n): the next
+    line, at most n characters). Reading stops at the first torn line (a power cut: anything
+    after it was never completed) and at the first whole line that is no move (corruption).
+    Returns (moves fed, characters of the lines before the stop, header included, whether a
+    line stopped it, the number of the line that is no move or 0)."""
+    count = 0
+    intact = len(readline(_MAX_LINE + 1))  # the header
+    while True:
+        try:
+            line = readline(_MAX_LINE + 1)
+        except ValueError:  # bytes that are not text: torn mid-character
+            line = "?"
+        if not line:
+            return count, intact, False, 0
+        try:
+            move = _parse(line)
+        except ValueError:
+            return count, intact, True, count + 2
+        if move is None:
+            return count, intact, True, 0
+        apply(move)
+        count += 1
+        intact += len(line)
+
+
 class Journal:
     def __init__(self, board, name="journal.txt"):
         self.board = board
@@ -61,10 +97,9 @@ class Journal:
         """The game's header, or None when there is no intact journal."""
         try:
             with self.board.open(self.name, "r") as f:
-                header = _parse(f.readline(_MAX_LINE + 1))
-        except (OSError, ValueError):  # no file, bytes that are not even text, no header
+                return read_header(f.readline)
+        except (OSError, ValueError):  # no file, bytes that are not even text
             return None
-        return header if isinstance(header, dict) else None
 
     def replay(self, apply):
         """Feed every completed move to apply(move), one line at a time; return how many.
@@ -74,30 +109,8 @@ class Journal:
         completed), and the file is cut there, so the next move follows intact lines.
         A line that is no move stops it too, the file kept first (set_aside).
         """
-        count = 0
-        intact = 0
-        torn = False
-        bad = 0  # the number of a whole line that is no move
         with self.board.open(self.name, "r") as f:
-            intact = len(f.readline(_MAX_LINE + 1))  # the header
-            while True:
-                try:
-                    line = f.readline(_MAX_LINE + 1)
-                except ValueError:  # bytes that are not text: torn mid-character
-                    line = "?"
-                if not line:
-                    break
-                try:
-                    move = _parse(line)
-                except ValueError:
-                    bad = count + 2
-                    move = None
-                if move is None:
-                    torn = True
-                    break
-                apply(move)
-                count += 1
-                intact += len(line)
+            count, intact, torn, bad = read_moves(f.readline, apply)
         if bad:  # the whole file kept aside, the lines before the bad one played on
             self.set_aside(bad)
             self._cut(intact, self.name + ".bad")

@@ -12,6 +12,7 @@ change compiles only the changed modules; the rest compile in parallel.
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -81,9 +82,33 @@ def compile_module(src, dst, name, arch=None):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             os.unlink(tmp)
-            raise BuildError("%s: %s" % (name, r.stderr.strip() or r.stdout.strip()))
+            raise BuildError(compiler_error(src, r.stderr.strip() or r.stdout.strip()))
         os.replace(tmp, cached)  # whole or absent, even with builds running side by side
     shutil.copyfile(cached, dst)
+
+
+def compiler_error(src, said):
+    """mpy-cross's refusal of src in one line: the file and line, and why ("x.py, line 36:
+    SyntaxError: invalid syntax"), not the compiler's traceback."""
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    where = re.findall(r'File "[^"]*", line (\d+)', said)
+    why = lines[-1] if lines else "mpy-cross failed"
+    return "%s%s: %s" % (src, ", line %s" % where[-1] if where else "", why)
+
+
+def check_tree(root):
+    """Refuse, in one line, a --firmware that is no firmware tree, or that holds a link to
+    something outside it (its target would be put on the board: /etc/passwd as a rule table)."""
+    root = Path(root)
+    if not (root / "cheesefw" / "app.py").is_file():
+        raise BuildError("%s: not a firmware tree (no cheesefw/app.py in it)" % root)
+    inside = root.resolve()
+    for folder, dirs, files in os.walk(root):  # (links to folders are listed, not followed)
+        for name in dirs + files:
+            path = Path(folder) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(inside):
+                raise BuildError("%s: a link to %s, outside the firmware tree: refused (copy "
+                                 "the file in)" % (path, path.resolve()))
 
 
 def build_tree(src_root, dst_root, arch=None):

@@ -477,6 +477,9 @@ def watch(link, timeout=UP_TIMEOUT):
             continue
         received, heard = link.wire.received, time.monotonic()
         client.timeout = ASK_FIRST
+        if reply.get("firmware") is None and reply.get("fault"):
+            # the loader's own answer (recover.py): no whole firmware ran; it says why
+            return reply.get("slot"), False, reply["fault"]
         if "slot" not in reply:  # a firmware from before slots: the old one is back
             return _read_state(link), False, None
         state = reply["slot"] or {}

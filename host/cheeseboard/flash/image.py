@@ -75,6 +75,7 @@ def make(profile, arch=None, firmware=None, source=False):
     modules as .py (a board then compiles them at import: slower, and more heap).
     """
     firmware = Path(firmware) if firmware else paths.firmware_dir()
+    build.check_tree(firmware)
     with tempfile.TemporaryDirectory(prefix="cheeseboard-build-") as tmp:
         if source:
             out = firmware

@@ -7,6 +7,8 @@ block's 256 bytes at its address, the rest of the flash (MicroPython's filesyste
 import struct
 from pathlib import Path
 
+from cheeseboard.uf2 import uf2file
+
 FLASH_SIZE = 2 * 1024 * 1024  # a Pico's W25Q16JV
 FLASH_BASE = 0x10000000
 RP2040_FAMILY = 0xE48BFF56
@@ -25,9 +27,11 @@ def uf2_blocks(data, name="the UF2"):
         raise FlashImageError("%s is not a UF2 file (its size is not a multiple of 512 bytes)"
                               % name)
     blocks = []
+    numbered = []
     for start in range(0, len(data), 512):
         block = data[start:start + 512]
-        magic0, magic1, flags, addr, size, _no, _count, family = struct.unpack_from("<8I", block)
+        magic0, magic1, flags, addr, size, number, count, family = struct.unpack_from("<8I", block)
+        numbered.append((number, count))
         magic_end = struct.unpack_from("<I", block, 508)[0]
         if (magic0, magic1, magic_end) != UF2_MAGIC:
             raise FlashImageError("%s is not a UF2 file (block %d has no UF2 magic)"
@@ -42,6 +46,9 @@ def uf2_blocks(data, name="the UF2"):
             raise FlashImageError("%s writes outside a Pico's 2 MB flash (block %d at 0x%08x)"
                                   % (name, start // 512, addr))
         blocks.append((offset, block[32:32 + size]))
+    gap = uf2file.missing(numbered)
+    if gap:
+        raise FlashImageError("%s: %s" % (name, gap))
     if not blocks:
         raise FlashImageError("%s holds nothing for the flash" % name)
     return blocks
@@ -50,8 +57,14 @@ def uf2_blocks(data, name="the UF2"):
 def prepare(flash_path, uf2=None):
     """The flash image to boot: created erased (all 0xff) when missing, with the UF2's
     blocks laid on when one is given. Returns the path."""
-    flash_path = Path(flash_path)
-    blocks = uf2_blocks(Path(uf2).read_bytes(), str(uf2)) if uf2 else None
+    flash_path = Path(flash_path).resolve()  # (the emulator runs in a folder of its own)
+    blocks = None
+    if uf2:
+        try:
+            data = Path(uf2).read_bytes()
+        except OSError as e:
+            raise FlashImageError("%s: cannot read it (%s)" % (uf2, e.strerror or e)) from None
+        blocks = uf2_blocks(data, str(uf2))
     if flash_path.exists():
         if flash_path.stat().st_size != FLASH_SIZE:
             raise FlashImageError("%s is not a Pico flash image (%d bytes, expected %d)"

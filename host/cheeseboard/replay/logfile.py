@@ -9,6 +9,7 @@
 - A board over its serial port: `state` says the game, `log` gives the moves, as above.
 """
 
+import io
 import json
 import re
 
@@ -53,31 +54,23 @@ def parse(text, source, load=None):
 
 
 def parse_journal(text, source, load=None):
-    """The journal's header and lines, read as the firmware reads them (engine/journal.py): a
-    torn last line (a power cut mid-write) is dropped, as the board drops it. The firmware comes
-    from load(name) (a VM's own import), else as the lab takes it (paths.import_firmware)."""
+    """The journal's header and moves, read by the firmware's own rule (engine/journal.py's
+    read_moves): the moves the board resumes, up to a line torn by a power cut or one that is
+    no move (the board keeps the file aside and plays on from the lines before it). The
+    firmware comes from load(name) (a VM's own import), else as the lab takes it
+    (paths.import_firmware)."""
     if load is None:
         from cheeseboard import paths
 
         load = paths.import_firmware
     journal = load("cheesefw.engine.journal")
-    rows = text.splitlines(keepends=True)
-    parsed = []
-    for n, row in enumerate(rows):
-        try:
-            item = journal._parse(row)
-        except ValueError:
-            item = None
-        if item is None:
-            if n == len(rows) - 1 and n > 0:
-                break  # torn by a power cut: the board resumes before it
-            raise ReplayError("%s: line %d is damaged (its CRC does not match, or it is no "
-                              "move): the board would set this journal aside" % (source, n + 1))
-        parsed.append(item)
-    header = parsed[0]
+    header = journal.read_header(io.StringIO(text).readline)
     if not isinstance(header, dict) or not isinstance(header.get("game"), str):
-        raise ReplayError("%s: its first line names no game: %s" % (source, rows[0][9:80]))
-    return Game(header, parsed[1:], source)
+        raise ReplayError("%s: its first line names no game: %s"
+                          % (source, text.split("\n", 1)[0][9:80]))
+    moves = []
+    journal.read_moves(io.StringIO(text).readline, moves.append)
+    return Game(header, moves, source)
 
 
 def parse_log(text, source):
@@ -85,7 +78,7 @@ def parse_log(text, source):
     rows = text.splitlines()
     try:
         header = json.loads(rows[0][len(_HEADER):])
-    except ValueError:
+    except (ValueError, RuntimeError):  # (RuntimeError: nested past the parser's depth)
         header = None
     if not isinstance(header, dict) or not isinstance(header.get("game"), str):
         raise ReplayError("%s: line 1: expected # {\"game\": ..., \"options\": ...} as "
@@ -99,7 +92,7 @@ def parse_log(text, source):
             if not m or int(m.group(1)) != len(moves):
                 raise ValueError
             moves.append(json.loads(m.group(2)))
-        except ValueError:
+        except (ValueError, RuntimeError):
             raise ReplayError("%s: line %d: expected \"%d: <move>\" as `cheeseboard log` "
                               "prints it, got %r" % (source, n, len(moves), row[:60])) from None
     return from_moves(header, moves, source)

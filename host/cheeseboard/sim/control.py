@@ -21,6 +21,9 @@ import time
 
 from cheeseboard.sim.board import BoardError
 
+_MOST_LEVELS = 1000  # the steps of one pin request (a press with bounce: a few dozen)
+_LATEST_MS = 24 * 3600 * 1000  # how far ahead a step may be (a day)
+
 
 class ControlServer:
     def __init__(self, board, path):
@@ -62,6 +65,8 @@ class ControlServer:
                 self._handle(conn, json.loads(line))
             except (ValueError, KeyError, TypeError, BoardError) as e:
                 self._send(conn, {"ev": "error", "error": str(e)})
+            except RecursionError:  # (a line nested past the parser's depth)
+                self._send(conn, {"ev": "error", "error": "nested too deep: not a request"})
         with self._lock:
             if conn in self._clients:
                 self._clients.remove(conn)
@@ -70,7 +75,7 @@ class ControlServer:
         op = msg["op"]
         board = self.board
         if op == "pin":
-            board.set_pin(msg["button"], msg["levels"])
+            board.set_pin(*_pin(msg))
         elif op == "power_cut":
             board.power_cut()
         elif op == "power_on":
@@ -110,6 +115,20 @@ class ControlServer:
                     self._clients.remove(conn)
 
 
+def _pin(msg):
+    """A pin request's (button, levels), checked: a name, and [[ms from now, level], ...]."""
+    button, levels = msg["button"], msg["levels"]
+    if not isinstance(button, str):
+        raise ValueError("pin: button: expected a name, got %s" % json.dumps(button)[:40])
+    if not isinstance(levels, list) or len(levels) > _MOST_LEVELS or not all(
+            isinstance(step, list) and len(step) == 2 and all(
+                isinstance(x, (int, float)) and 0 <= x <= _LATEST_MS  # (not NaN)
+                for x in step) for step in levels):
+        raise ValueError("pin: levels: expected at most %d [ms from now, 0 or 1] pairs of "
+                         "numbers 0..%d" % (_MOST_LEVELS, _LATEST_MS))
+    return button, levels
+
+
 class SimLink:
     """A client of the control socket: press buttons, watch frames, cut the power."""
 
@@ -134,23 +153,38 @@ class SimLink:
         self.frame_time = 0.0
         self.frame_event = None
         self.events = []
+        self._closed = False
         threading.Thread(target=self._read, name="simlink", daemon=True).start()
 
     def close(self):
+        """End the link: the reader thread sees the end of the stream and stops (a socket
+        closed under it would make its next read fail with a traceback on its way out)."""
+        self._closed = True
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # the board already went
+            pass
         self._sock.close()
 
     def _read(self):
-        for line in self._sock.makefile("rb"):
-            event = json.loads(line)
-            with self._cond:
-                if event.get("ev") == "frame":
-                    self.frame = bytes.fromhex(event["rgb"])
-                    self.frame_seq = event["seq"]
-                    self.frame_time = time.monotonic()
-                    self.frame_event = event  # an emulated chip adds the pin's timing
-                else:
-                    self.events.append(event)
-                self._cond.notify_all()
+        try:
+            for line in self._sock.makefile("rb"):
+                self._take(line)
+        except (OSError, ValueError):  # the link closed under the read
+            if not self._closed:
+                raise
+
+    def _take(self, line):
+        event = json.loads(line)
+        with self._cond:
+            if event.get("ev") == "frame":
+                self.frame = bytes.fromhex(event["rgb"])
+                self.frame_seq = event["seq"]
+                self.frame_time = time.monotonic()
+                self.frame_event = event  # an emulated chip adds the pin's timing
+            else:
+                self.events.append(event)
+            self._cond.notify_all()
 
     def send(self, **msg):
         self._sock.sendall((json.dumps(msg) + "\n").encode())

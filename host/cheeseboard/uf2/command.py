@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from cheeseboard import paths
+from cheeseboard import CheeseboardError, paths
 from cheeseboard.uf2 import source
 
 HELP = "build MicroPython for a Pico with the firmware frozen in, as one .uf2"
@@ -41,10 +41,14 @@ def do_uf2(args):
     from cheeseboard.uf2 import build, uf2file
 
     started = time.monotonic()
+    out = Path(args.out or ("micropython-rp2-pico.uf2" if args.stock
+                            else "cheeseboard-%s.uf2" % args.profile))
+    if out.is_dir():
+        raise CheeseboardError("--out %s: a folder; name the file to write (%s)"
+                               % (out, out / ("cheeseboard-%s.uf2" % args.profile)))
+    if not out.parent.is_dir():
+        raise CheeseboardError("--out %s: no folder %s to write it in" % (out, out.parent))
     built = build.build_uf2(args.profile, args.micropython, frozen=not args.stock, say=_say)
-    default = ("micropython-rp2-pico.uf2" if args.stock
-               else "cheeseboard-%s.uf2" % args.profile)
-    out = Path(args.out or default)
     tmp = out.with_name(".%s.%d.part" % (out.name, os.getpid()))
     try:
         shutil.copyfile(built, tmp)

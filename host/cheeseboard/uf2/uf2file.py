@@ -42,8 +42,10 @@ def blocks(data):
         raise UF2FileError("not a UF2 file: %d bytes, not a whole number of %d-byte blocks"
                            % (len(data), BLOCK))
     out = []
+    numbered = []
     for i in range(0, len(data), BLOCK):
         m0, m1, flags, address, size, number, count, family = _HEADER.unpack_from(data, i)
+        numbered.append((number, count))
         end = struct.unpack_from("<I", data, i + BLOCK - 4)[0]
         if (m0, m1) != MAGIC_START or end != MAGIC_END:
             raise UF2FileError("not a UF2 file: block %d has no UF2 magic numbers" % (i // BLOCK))
@@ -53,7 +55,24 @@ def blocks(data):
         if flags & FLAG_NOT_MAIN_FLASH:
             continue
         out.append((address, data[i + 32:i + 32 + size], family if flags & FLAG_FAMILY else None))
+    gap = missing(numbered)
+    if gap:
+        raise UF2FileError(gap)
     return out
+
+
+def missing(numbered):
+    """What is missing from a UF2 whose blocks are [(block number, total blocks)], in one
+    line, or None when they are whole: every block says how many the file has, and a file cut
+    short (a copy interrupted, a download cut) lacks some of them."""
+    counts = {count for _, count in numbered}
+    if len(counts) != 1:
+        return "not one UF2: its blocks disagree on how many there are (%s)" % ", ".join(
+            str(c) for c in sorted(counts)[:4])
+    count = counts.pop()
+    if sorted(n for n, _ in numbered) != list(range(count)):
+        return "a UF2 cut short or mixed: %d blocks, its header says %d" % (len(numbered), count)
+    return None
 
 
 def image(data):

@@ -1,0 +1,58 @@
+"""The side channel's client (SimLink) closed while the board still talks: its reader thread
+ends quietly, never with a traceback (pytest's unhandled-thread warning is an error here)."""
+
+import json
+import socket
+import threading
+
+from cheeseboard.sim.control import SimLink
+
+
+def test_closing_a_link_the_board_still_talks_on_ends_its_reader_quietly(tmp_path):
+    path = tmp_path / "side.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    failures = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value)
+    stop = threading.Event()
+
+    def board():  # events as fast as the socket takes them, until the test is done
+        try:
+            conn, _ = server.accept()
+        except OSError:  # the test ended first, its server closed
+            return
+        line = (json.dumps({"ev": "event", "n": 1}) + "\n").encode() * 64
+        try:
+            while not stop.is_set():
+                conn.sendall(line)
+        except OSError:
+            pass
+        conn.close()
+
+    talker = threading.Thread(target=board, daemon=True)
+    talker.start()
+    try:
+        for _ in range(20):  # the race is at the reader's next read: tried a few times
+            link = SimLink(path)
+            link.wait_for(lambda s: len(s.events) > 100, 30, "events")
+            readers = [t for t in threading.enumerate() if t.name == "simlink"]
+            link.close()
+            for t in readers:
+                t.join(30)
+            assert not any(t.is_alive() for t in readers)
+            if failures:
+                break
+            stop.set()
+            talker.join(30)
+            stop.clear()
+            talker = threading.Thread(target=board, daemon=True)
+            talker.start()
+    finally:
+        stop.set()
+        server.shutdown(socket.SHUT_RDWR)  # (wakes the last board thread's accept)
+        server.close()
+        talker.join(30)
+        threading.excepthook = old_hook
+    assert not failures, failures
