@@ -2,8 +2,8 @@
 # the firmware's own costs in the chip's time (time.ticks_us), printed as one JSON line.
 #   - a main-loop tick in a 6-player Gouda game with powers, with nothing pressed;
 #   - each game with the board playing every seat: its longest tick, and the ticks late;
-#   - a frame write through the MicroPython HAL (neopixel, machine.bitstream) at 64 and
-#     256 pixels;
+#   - a frame write through the rp2 HAL (the wire order filled in, the frame handed to the
+#     PIO's DMA) at 64 and 256 pixels;
 #   - a journal line appended on LittleFS, as the engine appends one per move.
 # Each phase prints its name first, so that a run stopped by its deadline says where it was.
 import gc
@@ -16,7 +16,7 @@ from quiet_board import QuietBoard
 from cheesefw import app, profile_file
 from cheesefw.engine import core
 from cheesefw.games import load
-from cheesefw.hal import micropython as hal
+from cheesefw.hal import rp2 as hal
 
 profile = profile_file.load_profile()
 profile_file.pack_maps(profile)
@@ -84,7 +84,7 @@ for game, players in (("gouda", 6), ("kitchen", 0), ("kalle", 5), ("katz", 4)):
     gc.collect()
 
 print("pico_on_chip: frame writes")
-# A frame write: the HAL's show(), the wire order filled in and neopixel's write.
+# A frame write: the HAL's show(), the wire order filled in and the DMA started.
 writes = {}
 for count in (64, 256):
     led = dict(profile["led"], count=count)

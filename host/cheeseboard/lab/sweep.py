@@ -7,6 +7,8 @@ seed gives the same records with 1 job, 2 jobs or a Dask cluster. Local processe
 """
 
 import concurrent.futures
+import os
+import signal
 
 from cheeseboard.lab.runner import play_batch
 
@@ -40,6 +42,17 @@ def run(spec, games, jobs=1, dask=None, progress=None):
 
 
 def _on_processes(jobs, spec, cuts, progress):
+    # A terminal's Ctrl-C reaches every process of the group: the lab's own says the one line,
+    # a worker just ends (wherever it is, its start included: it inherits this handler), where
+    # Python would print its traceback.
+    lab = os.getpid()
+
+    def ctrl_c(signum, frame):
+        if os.getpid() == lab:
+            raise KeyboardInterrupt
+        raise SystemExit(130)
+
+    previous = signal.signal(signal.SIGINT, ctrl_c)
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
     try:
         futures = [pool.submit(play_batch, spec, first, count) for first, count in cuts]
@@ -52,6 +65,7 @@ def _on_processes(jobs, spec, cuts, progress):
         # On the way out for any reason (a Ctrl-C, a worker's error), the batches not yet
         # begun are dropped: a plain `with` would play every one of them first.
         pool.shutdown(wait=True, cancel_futures=True)
+        signal.signal(signal.SIGINT, previous)
 
 
 def _on_dask(address, spec, cuts, progress):
