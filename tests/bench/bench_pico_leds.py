@@ -23,7 +23,8 @@ from cheeseboard.uf2 import build_uf2  # noqa: E402
 CALIBRATION = 1.5  # real Pico / emulated, ordinary Python (docs/pico.md)
 CPU_TARGET = 0.1  # a write's CPU time against its wire time, on a real Pico
 IRQ_OFF_TARGET_US = 100  # the longest interrupts may stay masked
-HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py")
+HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py",
+             "hal/wire_order.py")
 
 # On the chip: a driver's frame write at n pixels, its least CPU time of three (each after the
 # previous frame has left the wire), then the chip's clock (ms) when it was done.

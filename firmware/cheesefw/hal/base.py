@@ -17,9 +17,6 @@ from cheesefw import const
 
 CONSOLE_CHUNK = 256  # console bytes taken in per read
 
-# Where each colour goes on the wire, for the profile's led "order" (MicroPython's backends).
-WIRE_ORDERS = {"GRB": (1, 0, 2), "RGB": (0, 1, 2), "BRG": (1, 2, 0), "RBG": (0, 2, 1)}
-
 
 class Board:
     """One physical (or virtual) cheeseboard."""

@@ -4,17 +4,13 @@ import machine
 import neopixel
 
 from cheesefw.hal import base
-
-_ORDERS = base.WIRE_ORDERS
+from cheesefw.hal.wire_order import wire_order
 
 
 class Board(base.Board):
     def __init__(self, profile):
         led = profile["led"]
-        order = led.get("order", "GRB")
-        if order not in _ORDERS:
-            raise ValueError("led.order: expected one of %s, got %r" % (sorted(_ORDERS), order))
-        self._order = _ORDERS[order]
+        self._order = wire_order(led)
         # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
         self._strip = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT),
                                         led["count"]) if "pin" in led else None

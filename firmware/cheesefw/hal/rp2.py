@@ -13,8 +13,7 @@ import rp2
 from micropython import const
 
 from cheesefw.hal import base
-
-_ORDERS = base.WIRE_ORDERS
+from cheesefw.hal.wire_order import wire_order
 
 _PIO_HZ = const(8_000_000)  # 125 ns a PIO cycle: a bit is 10 cycles, 1.25 µs
 _BYTE_US = const(10)  # 8 bits on the wire
@@ -101,12 +100,9 @@ def _pio_tx_dreq(state_machine):
 class Board(base.Board):
     def __init__(self, profile):
         led = profile["led"]
-        order = led.get("order", "GRB")
-        if order not in _ORDERS:
-            raise ValueError("led.order: expected one of %s, got %r" % (sorted(_ORDERS), order))
+        order = wire_order(led)
         # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
-        self._chain = Ws2812Chain(led["pin"], led["count"], _ORDERS[order]) \
-            if "pin" in led else None
+        self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
 
     def _make_pin(self, name, pin_id):

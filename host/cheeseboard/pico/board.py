@@ -77,6 +77,26 @@ def wire_to_rgb(wire, count, order, previous=None):
     return bytes(frame)
 
 
+PROMPT_MS = 60  # a reply within this much of the chip's time (a few ticks): its loop ticks
+
+
+def wait_listening(now, ask, deadline_ms):
+    """Wait until the emulated chip's main loop reads its buttons; False if it has not by
+    deadline_ms of the chip's clock. The chip keeps its own clock, which runs on while the
+    firmware computes (a menu step that loads a game's module, a game's start: 250-500 ms):
+    a press made then is over before a tick samples the pin, and lost. A tick reads the console
+    after its buttons, so two answers in a row (ask() asks a question and waits for its reply),
+    each within a few ticks of the chip's time (now()), say the loop is ticking as it should."""
+    prompt = 0
+    while prompt < 2:
+        asked = now()
+        ask()
+        prompt = prompt + 1 if now() - asked <= PROMPT_MS else 0
+        if now() > deadline_ms:
+            return False
+    return True
+
+
 class PicoBoard(PtyBoard):
     """An emulated Raspberry Pi Pico running a cheeseboard (or a bare MicroPython)."""
 

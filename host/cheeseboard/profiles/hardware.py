@@ -40,7 +40,7 @@ def check_profile(profile, name=None):
     for key in ("title", "mcu", "arch"):
         if not isinstance(profile.get(key), str):
             errors.append("%s: expected text" % key)
-    # The orders each backend can put on the wire (MicroPython's: hal/base.py's WIRE_ORDERS).
+    # The orders each backend can put on the wire (MicroPython's: hal/wire_order.py's WIRE_ORDERS).
     orders = ORDERS_CP if profile.get("platform") == "circuitpython" else ORDERS_MP
     if profile.get("led", {}).get("order", "GRB") not in orders:
         errors.append("led.order: expected one of %s, got %r"

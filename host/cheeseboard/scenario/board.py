@@ -26,7 +26,6 @@ RELEASE_MS = 100  # after a release, until the debounce has surely taken it
 FRAMES_KEPT = 4000
 CONSOLE_KEPT = 1 << 20  # console bytes kept for expect-console
 ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often (wall time)
-PROMPT_MS = 60  # an emulated Pico's reply within this (a few ticks): its loop is ticking
 STEP_MS = 100  # a wait for what the board shows moves its clock this far at most a step
 
 _images = {}
@@ -236,19 +235,12 @@ class ScenarioBoard:
         self.run(ms + RELEASE_MS)
 
     def _listening(self):
-        """Wait until an emulated Pico's main loop reads its buttons. Its chip keeps its own
-        clock, which runs on while the firmware computes (a menu step that loads a game's
-        module, a game's start): a press made then is over before a tick samples the pin, and
-        lost. A tick reads the console after its buttons, so a reply to a question asked after
-        another's reply, come within a few ticks, says the loop is ticking as it should."""
-        prompt = 0
-        deadline = self.now() + self.timeout * 1000
-        while prompt < 2:
-            asked = self.now()
-            self.request("hello")
-            prompt = prompt + 1 if self.now() - asked <= PROMPT_MS else 0
-            if self.now() > deadline:
-                raise self._timeout("read its buttons (it kept computing)")
+        """Wait until an emulated Pico's main loop reads its buttons."""
+        from cheeseboard.pico.board import wait_listening
+
+        if not wait_listening(self.now, lambda: self.request("hello"),
+                              self.now() + self.timeout * 1000):
+            raise self._timeout("read its buttons (it kept computing)")
 
     def power_cut(self):
         self.board.power_cut()
