@@ -73,6 +73,9 @@ def test_the_terminal_view_starts_on_the_emulated_pico_and_shows_the_menu(tmp_pa
         os.close(master)
 
 
+# Slow set: five emulated chips at once take a 2-core machine's every cycle for minutes, and
+# beside the rest of the suite their boots outlast the scenario's timeout (make test-load).
+@pytest.mark.slow
 def test_a_shipped_scenario_keeps_every_press_on_five_emulated_picos_at_once(tmp_path,
                                                                              frozen_uf2):
     # Gouda's first turn to its roll (the chip's die takes no seed: what follows the roll is

@@ -25,7 +25,6 @@ from cheeseboard.sim.control import press_levels
 RELEASE_MS = 100  # after a release, until the debounce has surely taken it
 FRAMES_KEPT = 4000
 CONSOLE_KEPT = 1 << 20  # console bytes kept for expect-console
-ASK_EVERY_S = 0.5  # while a board boots, ask whether it answers this often (wall time)
 STEP_MS = 100  # a wait for what the board shows moves its clock this far at most a step
 
 _images = {}
@@ -157,20 +156,16 @@ class ScenarioBoard:
         # too: an idle chip's clock races ahead of a host that a busy machine holds back.
         deadline = time.monotonic() + self.timeout, self.now() + self.timeout * 1000
         emulated = self.board.clock is None
-        self.client.timeout = ASK_EVERY_S
-        try:
-            while True:
-                try:
-                    self.client.request("hello")
-                    self.up = True
-                    return
-                except ProtocolError:
-                    if time.monotonic() > deadline[0] and (not emulated
-                                                           or self.now() > deadline[1]):
-                        raise BoardTimeout("the board did not answer within %gs%s"
-                                           % (self.timeout, self._last_error())) from None
-        finally:
-            self.client.timeout = self.timeout
+        while True:
+            try:  # asked again and again, a late reply to any copy counting: a slow host's too
+                self.client.ask_until_answered("hello", self.timeout)
+                self.up = True
+                return
+            except ProtocolError:
+                if time.monotonic() > deadline[0] and (not emulated
+                                                       or self.now() > deadline[1]):
+                    raise BoardTimeout("the board did not answer within %gs%s"
+                                       % (self.timeout, self._last_error())) from None
 
     def need_power(self):
         if not self.board.is_on:
