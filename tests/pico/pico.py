@@ -42,3 +42,15 @@ class PicoTable(VirtualTable):
 
     def wait(self, ms):
         wait_board_ms(self.vboard, ms)
+
+
+def play_until(table, moves, most=40):
+    """Press what the game waits for until it has made `moves` moves (at most `most` presses):
+    a press made while the chip computes a game's start (its clock running on) is lost, as on a
+    board a press that nobody's loop reads; the state after."""
+    for _ in range(most):
+        s = table.state()
+        if s["moves"] >= moves:
+            return s
+        table.press({"roll": "roll", "rolling": "next"}.get(s["wait"], "ok"))
+    return table.state()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from engine_driver import choose_options
 from flashing import append, firmware_copy, flash
-from pico import PicoTable
+from pico import PicoTable, play_until
 from vboard import VBoard
 
 from cheeseboard.flash import image
@@ -164,10 +164,7 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     start = table.state()
     assert start["mode"] == "play" and start["game"] == "gouda"
     assert board.link.frame != menu  # the board's LEDs, read from the pin, left the menu
-    for _ in range(12):  # place the mice, roll, move: the first turns
-        s = table.state()
-        table.press({"roll": "roll", "rolling": "next"}.get(s["wait"], "ok"))
-    before = table.state()
+    before = play_until(table, start["moves"] + 3)  # place the mice, roll, move: first turns
     assert before["moves"] > start["moves"]
     moves = board.request("log", **{"from": 0})["moves"]
     # a power cut in the middle of a move: the press, and the power goes at once
@@ -192,14 +189,8 @@ def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):
         table = PicoTable(board)
         choose_options(table, "gouda", {"players": 2})
         start = table.state()
-        # Presses until a move counts: one made while the game starts (its chip computing, its
-        # clock running on) is over before a tick reads the pin.
-        for _ in range(30):
-            s = table.state()
-            if s["moves"] > start["moves"]:
-                break
-            table.press({"roll": "roll", "rolling": "next"}.get(s["wait"], "ok"))
-        assert start["game"] == "gouda" and table.state()["moves"] > start["moves"]
+        assert start["game"] == "gouda" and play_until(table, start["moves"] + 1)["moves"] > \
+            start["moves"]
     finally:
         board.stop()
 
