@@ -3,7 +3,19 @@ conftest's stock_uf2 and frozen_uf2, built by `cheeseboard uf2`)."""
 
 import time
 
+import pytest
 from engine_driver import VirtualTable
+
+from cheeseboard.pico.board import PicoError, bootrom_path, check_node
+
+
+def skip_without_the_emulator():
+    """Skip the calling test module in one line where Node or the RP2040's boot ROM is missing."""
+    try:
+        check_node()
+        bootrom_path()
+    except PicoError as e:
+        pytest.skip(str(e), allow_module_level=True)
 
 
 def board_ms(board):

@@ -10,22 +10,17 @@ from pathlib import Path
 import pytest
 from engine_driver import choose_options
 from flashing import append, firmware_copy, flash
-from pico import PicoTable, play_until
+from pico import PicoTable, play_until, skip_without_the_emulator
 from vboard import VBoard
 
 from cheeseboard.flash import image
 from cheeseboard.paths import load_profile
-from cheeseboard.pico.board import PicoError, bootrom_path, check_node
 
 # wall: the emulated chip keeps its own clock, which the host does not drive; a flash onto
 # it waits on the wall's time.
 pytestmark = [pytest.mark.board, pytest.mark.wall]
 
-try:
-    check_node()
-    bootrom_path()
-except PicoError as e:
-    pytest.skip(str(e), allow_module_level=True)
+skip_without_the_emulator()
 
 
 @pytest.fixture

@@ -15,16 +15,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from cheeseboard.pico.board import PicoError, bootrom_path, check_node
+from pico import skip_without_the_emulator
 
 pytestmark = [pytest.mark.board, pytest.mark.wall]
 
-try:
-    check_node()
-    bootrom_path()
-except PicoError as e:
-    pytest.skip(str(e), allow_module_level=True)
+skip_without_the_emulator()
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 

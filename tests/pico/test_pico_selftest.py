@@ -4,18 +4,14 @@ as a panel wired with another colour order shows it; a stuck button and a swappe
 import time
 
 import pytest
-from pico import wait_board_ms
+from pico import skip_without_the_emulator, wait_board_ms
 from vboard import VBoard
 
-from cheeseboard.pico.board import ORDERS, PicoError, bootrom_path, check_node, wire_to_rgb
+from cheeseboard.pico.board import ORDERS, wire_to_rgb
 
 pytestmark = [pytest.mark.board, pytest.mark.wall]
 
-try:
-    check_node()
-    bootrom_path()
-except PicoError as e:
-    pytest.skip(str(e), allow_module_level=True)
+skip_without_the_emulator()
 
 
 def rgb_to_wire(frame, order):

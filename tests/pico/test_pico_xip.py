@@ -6,17 +6,12 @@ the chip's clock (time.ticks_us on the emulated chip), never the wall's."""
 import json
 
 import pytest
+from pico import skip_without_the_emulator
 from vboard import VBoard
-
-from cheeseboard.pico.board import PicoError, bootrom_path, check_node
 
 pytestmark = pytest.mark.board
 
-try:
-    check_node()
-    bootrom_path()
-except PicoError as e:
-    pytest.skip(str(e), allow_module_level=True)
+skip_without_the_emulator()
 
 LINES = 4096  # flash lines read: 32 KB, twice the cache
 MISS_CYCLES = 44  # the least a miss costs (a line's first word)
