@@ -214,6 +214,10 @@ def test_every_subcommand_and_option_has_a_help_line():
                for path, a in _all_actions(parser)
                if not a.help and a.dest not in ("help", "version", "command")]
     assert missing == []
+    # Each reads as the rest of a sentence, as argparse's own "show this help message" does.
+    capitalised = [" ".join(path) + " " + "/".join(a.option_strings or [a.dest])
+                   for path, a in _all_actions(parser) if a.help and not a.help[0].islower()]
+    assert capitalised == []
     subparsers = [a for a in parser._actions if isinstance(a.choices, dict)][0]
     helps = {c.dest: c.help for c in subparsers._choices_actions}
     assert set(helps) == set(subparsers.choices) and all(helps.values())

@@ -14,7 +14,7 @@ def add_parser(sub):
     p.add_argument("--profile", action="append", metavar="NAME",
                    help="a profile in hardware/profiles (default: every one)")
     p.add_argument("--page", action="append", metavar="SIZE",
-                   help="A4, Letter or WIDTHxHEIGHT in mm (default: A4 and Letter)")
+                   help="the paper: A4, Letter or WIDTHxHEIGHT in mm (default: A4 and Letter)")
     p.add_argument("--rules", metavar="FILE",
                    help="the rule table the board plays (as `cheeseboard rules sync` sends "
                         "it) for the one GAME given (default: firmware/rules/GAME.json)")

@@ -51,7 +51,7 @@ def add_parser(sub):
                         "stdout; the rest (flash, side channel, heap) goes to stderr")
     p.add_argument("--control", metavar="PATH", help="side channel socket path")
     p.add_argument("--heap", type=heap_size, metavar="BYTES",
-                   help="VM heap in bytes (default: the profile's)")
+                   help="the VM's heap in bytes (default: the profile's)")
     p.add_argument("--baud", type=baud_rate, metavar="N",
                    help="limit the console to a UART's speed (e.g. 115200)")
     p.add_argument("--seed", type=seed_number, metavar="N",

@@ -30,7 +30,7 @@ def add_parser(sub):
     p.add_argument("--out", metavar="FILE",
                    help="where to write it (default: cheeseboard-PROFILE.uf2 here)")
     p.add_argument("--stock", action="store_true",
-                   help="MicroPython's own firmware, nothing frozen in (then `cheeseboard "
+                   help="the stock MicroPython firmware, nothing frozen in (then `cheeseboard "
                         "flash` installs the firmware)")
     p.set_defaults(run=do_uf2, interrupted="no UF2 was written (what was already built stays "
                                            "in the cache for the next time)")
