@@ -69,6 +69,21 @@ def test_a_dropped_log_steps_forward_back_jumps_and_plays_on(open_board):
                    ".textContent.includes('gouda')", what="the board's own overlay back")
 
 
+def test_a_log_of_the_game_on_the_picture_shows_its_first_step_lit(open_board):
+    # Opening a replay puts the board's own overlay back while the replay's is asked for: the
+    # same game's overlay, still loading, must not replace the first step's frame once drawn.
+    journal = ROOT / "docs" / "pictures" / "gouda-journal.txt"
+    first = positions.positions(logfile.read(journal), load_profile("pico"))[0]
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.page.set_input_files("#replay-file", str(journal))
+    board.wait_for("window.cheeseboard.replay", ms=120000, step=200, what="the replay")
+    colours = board.js("Array.from(document.querySelectorAll('#picture circle.px'), "
+                       "c => c.getAttribute('fill'))")
+    assert [rgb(c) for c in colours] == frame_colours(first.frame)
+    assert any(any(c) for c in frame_colours(first.frame))  # the first step is lit
+
+
 def test_the_pages_own_game_replays_to_where_it_is(open_board):
     board = open_board(fake_clock=True)
     board.boot()

@@ -180,9 +180,19 @@ function wireButtons() {
 
 // -- the picture ---------------------------------------------------------------------------
 
-async function showGame(name) {
-  if (name === game) return;
-  game = name;
+// The overlay of a game; resolves once it is drawn. Asked for the overlay already loading, it
+// waits for that load too: a frame painted before the load ends would go with the old picture.
+let overlayDrawn = Promise.resolve();
+
+function showGame(name) {
+  if (name !== game) {
+    game = name;
+    overlayDrawn = drawOverlay(name);
+  }
+  return overlayDrawn;
+}
+
+async function drawOverlay(name) {
   const svg = await (await fetch(`pictures/${profileName}-${name}.svg`)).text();
   if (game !== name) return; // another overlay was asked for meanwhile: the later one wins
   $("picture").innerHTML = svg;
