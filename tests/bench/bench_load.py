@@ -7,7 +7,8 @@ Each run is `make test`'s pytest (the default set, J workers: the cores + 1 unle
 runs it in one process) while a busy loop per core and a second copy of the heaviest tests
 (those on the wall's clock: the emulated Pico, flashing with power cuts, the terminal view;
 and the web board's) keep the machine busy. It prints each run's time and outcome, every test
-that failed in any run with how often, and the slowest tests; with --idle, one run first on the
+that failed in any run with how often and why (its first failure's message), and the
+slowest tests; with --idle, one run first on the
 idle machine, the baseline the loaded runs' times are compared with. Exit status 1 when a test
 failed in any loaded run.
 
@@ -42,19 +43,22 @@ def workers(jobs):
 
 
 def run_suite(jobs, report, extra):
-    """(wall seconds, {test id: outcome}, {test id: seconds}) of one run of the default set."""
+    """(wall seconds, {test id: outcome}, {test id: seconds}, {test id: why it failed}) of one
+    run of the default set."""
     began = time.monotonic()
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                     "--junitxml", str(report), *workers(jobs), *extra],
                    cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - began
-    outcomes, times = {}, {}
+    outcomes, times, reasons = {}, {}, {}
     for case in ET.parse(report).getroot().iter("testcase"):
         name = "%s::%s" % (case.get("classname"), case.get("name"))
-        kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
-        outcomes[name] = kinds[0] if kinds else "passed"
+        kinds = [child for child in case if child.tag in ("failure", "error", "skipped")]
+        outcomes[name] = kinds[0].tag if kinds else "passed"
         times[name] = float(case.get("time") or 0)
-    return seconds, outcomes, times
+        if kinds and kinds[0].tag != "skipped":
+            reasons[name] = " ".join((kinds[0].get("message") or "").split())[:300]
+    return seconds, outcomes, times, reasons
 
 
 class SecondCopy:
@@ -104,23 +108,25 @@ def main(argv):
             runs, argv = int(argv[1]), argv[2:]
         else:
             jobs, argv = int(argv[1]), argv[2:]
-    rows, failures, slowest = [], Counter(), {}
+    rows, failures, slowest, reasons = [], Counter(), {}, {}
     baseline = None
     loaded = []
     with tempfile.TemporaryDirectory(prefix="cheeseboard-load-") as tmp:
         if idle:
-            baseline, outcomes, _ = run_suite(jobs, Path(tmp) / "idle.xml", argv)
+            baseline, outcomes, _, _ = run_suite(jobs, Path(tmp) / "idle.xml", argv)
             rows.append(("idle machine (baseline)", "%.0f s" % baseline, summary(outcomes)))
         for i in range(runs):
             hogs, copy = start_load(), SecondCopy()
             try:
-                seconds, outcomes, times = run_suite(jobs, Path(tmp) / ("run%d.xml" % i), argv)
+                seconds, outcomes, times, why = run_suite(jobs, Path(tmp) / ("run%d.xml" % i), argv)
             finally:
                 copy.stop()
                 for hog in hogs:
                     hog.terminate()
             loaded.append(seconds)
             failures.update(k for k, v in outcomes.items() if v in ("failure", "error"))
+            for name, reason in why.items():
+                reasons.setdefault(name, "run %d: %s" % (i + 1, reason))
             for name, t in times.items():
                 slowest[name] = max(t, slowest.get(name, 0.0))
             against = " (%.2fx idle)" % (seconds / baseline) if baseline else ""
@@ -129,6 +135,8 @@ def main(argv):
     rows.append(("tests that failed in any busy run", str(len(failures)),
                  "; ".join("%s (%d of %d)" % (k, n, runs) for k, n in failures.most_common())
                  or "none"))
+    for name, reason in reasons.items():
+        rows.append(("why: " + name, "", reason))
     for name, t in sorted(slowest.items(), key=lambda kv: -kv[1])[:SLOWEST]:
         rows.append(("slowest: " + name, "%.1f s" % t, "longest of the busy runs"))
     print_table("the default suite beside a busy loop per core and a second copy of the "

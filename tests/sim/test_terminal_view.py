@@ -23,6 +23,7 @@ from cheeseboard.sim import view
 pytestmark = pytest.mark.wall
 
 CLEAR = "\x1b[H\x1b[2J"
+SCREEN_END = re.compile(r"frames: \d+$|\(q quits\)$|\n$")
 
 
 class Terminal:
@@ -60,12 +61,23 @@ class Terminal:
             with self._lock:
                 screens = self.output.split(CLEAR)
             if re.search(pattern, screens[-1]):
-                time.sleep(0.3)  # let that screen finish drawing (it is written at once)
-                with self._lock:
-                    return self.output.split(CLEAR)[len(screens) - 1]
+                return self._whole(len(screens) - 1, deadline)
             time.sleep(0.05)
         raise AssertionError("no %r on the screen within %d s; it shows:\n%s"
                              % (pattern, seconds, self.output.split(CLEAR)[-1][-2000:]))
+
+    def _whole(self, index, deadline):
+        """Screen number index once all of it has come: the view writes a screen at once, but
+        the terminal may hand it over in pieces. A screen ends with its status line (or the
+        too-small terminal's "q quits", or the line the view ends with); a later screen means
+        this one is whole too."""
+        while True:
+            with self._lock:
+                screens = self.output.split(CLEAR)
+            if len(screens) > index + 1 or SCREEN_END.search(screens[index]) \
+                    or time.monotonic() > deadline:
+                return screens[index]
+            time.sleep(0.05)
 
     def keys(self, text, pause=0.3):
         for ch in text:
