@@ -92,7 +92,7 @@ def test_a_profile_syncs_plays_abandons_and_restarts_at_its_own_heap(make_vboard
 
     assert board.link.status()["boots"] == boots  # no fall, no restart
     board.link.send(op="reset")
-    board.link.wait_for(lambda link: link.status(timeout=5)["boots"] > boots, timeout=10,
+    board.link.wait_for(lambda link: link.status(timeout=30)["boots"] > boots, timeout=60,
                         what="the reset")
     assert board.wait_protocol(timeout=30)["profile"] == profile
     assert board.request("state")["state"]["mode"] == "menu"

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The board's clock in tests: virtual (the test moves it; nothing waits on the wall) unless
 # CHEESEBOARD_TEST_CLOCK=real asks for the host's, to check that a test holds in real time too.
 DEFAULT_CLOCK = os.environ.get("CHEESEBOARD_TEST_CLOCK", "virtual")
+BOOT_WAIT_S = 60  # the least a test waits for a board's first answer, on the wall's clock
 
 
 class VBoard:
@@ -159,8 +160,9 @@ class VBoard:
     def wait_protocol(self, timeout=15.0):
         """Wait until main.py answers `hello`; return the reply (asked again after 0.25 s,
         then twice as long each time up to 2 s, a late reply to any copy counting: a request
-        that reaches a board while it boots is lost)."""
-        return self.client.ask_until_answered("hello", timeout)
+        that reaches a board while it boots is lost). The wait is on the wall's clock, so it
+        lasts at least BOOT_WAIT_S: a busy machine may take that long to start a VM."""
+        return self.client.ask_until_answered("hello", max(timeout, BOOT_WAIT_S))
 
     def read_until(self, marker, timeout=10.0):
         """Console bytes up to and including marker (bytes), and not one byte more."""
