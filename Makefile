@@ -69,9 +69,11 @@ test-slow: $(STAMP) $(NPM_STAMP)  ## the long randomised tests as well
 
 # The default suite RUNS times (10), each beside a busy loop per core and a second copy of the
 # heaviest tests: its verdict must not change (tests/bench/bench_load.py; an hour or more).
+# Then a scenario on the emulated Pico 5 times, each beside a busy loop per core.
 RUNS ?= 10
 test-load: $(STAMP) $(NPM_STAMP)  ## the suite on a busy machine, again and again
 	$(BIN)/python tests/bench/bench_load.py --runs $(RUNS) --jobs $(TEST_JOBS) --idle
+	$(BIN)/python tests/bench/bench_pico_scenario.py --runs 5
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host tests

@@ -44,6 +44,23 @@ def selftest(app, request):
     return selftest.command(app, request)
 
 
+def seed(app, request):
+    """The die's seed for the games from now until the board's next power-on, as `cheeseboard
+    sim --seed` gives a virtual board: a test's game repeats on a board whose chip seeds its
+    die from its own noise (an emulated Pico). The game in progress keeps its seed."""
+    from cheesefw.engine.rng import seed_after
+
+    first = request_line.number(request, "seed", 0, 0x3FFFFFFF)
+    games = [0]
+
+    def next_seed():
+        games[0] += 1
+        return seed_after(first, games[0] - 1)
+
+    app.board.random_seed = next_seed
+    return {"seed": first}
+
+
 def log(app, request):
     return app.scene.log(request_line.number(request, "from", 0, request_line.MAX_ID, 0))
 

@@ -7,8 +7,9 @@ from cheesefw.buttons import Buttons
 from cheesefw.modules import forget
 
 TICK_MS = 10
-# The App's own commands (cheesefw.answers; selftest: the bring-up test, cheesefw.selftest)
-_ANSWERS = const(("hello", "state", "log", "selftest"))
+# The App's own commands (cheesefw.answers; selftest: the bring-up test, cheesefw.selftest;
+# seed: a repeatable die for a test, where the host cannot seed the chip's entropy)
+_ANSWERS = const(("hello", "state", "log", "selftest", "seed"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
 # The collector runs in a quiet tick (one whose work took at most _QUIET_MS) once the heap has
 # grown by _GROWN of what was free after the last collection: a collection takes a Pico's

@@ -257,9 +257,10 @@ def image_build(firmware):
 
 
 def test_a_shipped_scenario_runs_on_the_emulated_pico(tmp_path, frozen_uf2):
-    # The menu of the kitchen game, its lights and states, on the chip's own clock (the
-    # runner builds, or finds cached, the same frozen UF2 as the fixture).
-    scenario = Path(__file__).parents[1] / "scenarios" / "kitchen-menu.yaml"
+    # Gouda's first turn, its presses, lights, states and the dice's colours, on the chip's own
+    # clock (the runner builds, or finds cached, the same frozen UF2 as the fixture, and seeds
+    # its die with the scenario's seed: the rolls are the unix-port board's).
+    scenario = Path(__file__).parents[1] / "scenarios" / "gouda-first-turn.yaml"
     run = subprocess.run([sys.executable, "-m", "cheeseboard", "scenario", "run", "--target",
                           "pico", "--out", str(tmp_path), str(scenario)], capture_output=True,
                          text=True, timeout=900)

@@ -54,6 +54,13 @@ class Rng:
         raise AssertionError("weights exhausted")
 
 
+def seed_after(seed, n):
+    """The seed of a board's n-th game (from 0) since its power-on, on a board given a seed
+    (`cheeseboard sim --seed`, or the `seed` request): the seed, then a fixed walk from it, so
+    that each game gets the same seed as the last time the same test ran."""
+    return (seed + n * 40503) & 0x3FFFFFFF
+
+
 def _weights(probabilities):
     """Whole weights proportional to probabilities, over the smallest denominator that fits."""
     for d in range(1, 1025):

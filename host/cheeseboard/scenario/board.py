@@ -159,6 +159,8 @@ class ScenarioBoard:
         while True:
             try:  # asked again and again, a late reply to any copy counting: a slow host's too
                 self.client.ask_until_answered("hello", self.timeout)
+                if emulated:  # its chip seeds the die from noise and time: the scenario's seed
+                    self.client.request("seed", seed=self.scenario.seed)
                 self.up = True
                 return
             except ProtocolError:
@@ -260,8 +262,9 @@ class ScenarioBoard:
 
 def _pico(scenario, workdir):
     """An emulated Pico on a blank flash with the profile's UF2, the firmware frozen in (built
-    once, then cached). Its chip keeps its own clock and its die its own seed: a scenario
-    runs there at the emulator's pace, and one that counts on the die's rolls may differ."""
+    once, then cached). Its chip keeps its own clock, so a scenario runs there at the
+    emulator's pace; its die is given the scenario's seed at each power-on (wait_up), as the
+    unix-port board's entropy is."""
     from cheeseboard.pico.board import PicoBoard
     from cheeseboard.uf2 import build_uf2
 

@@ -50,15 +50,15 @@ def connect(out_fd, in_fd, board=None, fs_size=0, seed=None, now=None):
 
 
 def next_seed():
-    """The next random seed when the simulator was given one (else None): the seed itself,
-    then a fixed walk from it, so that each game after a power-on gets the same seed as the
-    last time the scenario ran."""
+    """The next random seed when the simulator was given one (else None): each game after a
+    power-on gets the same seed as the last time the scenario ran."""
     global _seeds_given
     if _seed is None:
         return None
-    n = _seeds_given
+    from cheesefw.engine.rng import seed_after
+
     _seeds_given += 1
-    return (_seed + n * 40503) & 0x3FFFFFFF
+    return seed_after(_seed, _seeds_given - 1)
 
 
 def send(line):
