@@ -73,13 +73,12 @@ def test_the_terminal_view_starts_on_the_emulated_pico_and_shows_the_menu(tmp_pa
 @pytest.mark.slow
 def test_a_shipped_scenario_keeps_every_press_on_five_emulated_picos_at_once(tmp_path,
                                                                              frozen_uf2):
-    # Gouda's first turn to its roll (the chip's die takes no seed: what follows the roll is
-    # the die's): eleven presses, a menu step that loads the game's module and the game's
-    # start among them, each run on its own chip while five share the machine's cores.
+    # Gouda's first turn, whole: eleven presses, a menu step that loads the game's module and
+    # the game's start among them, and the seeded die's rolls, each run on its own chip while
+    # five share the machine's cores.
     doc = yaml.safe_load((SCENARIOS / "gouda-first-turn.yaml").read_text())
-    roll = next(i for i, step in enumerate(doc["steps"]) if step == {"press": "roll"})
-    doc["steps"] = doc["steps"][:roll + 2]  # the roll pressed, and the dice seen tumbling
-    assert doc["steps"][-1] == {"expect-light": {"light": "die", "colour": "white", "which": "any"}}
+    doc["steps"] = [step for step in doc["steps"] if "snapshot" not in step]  # (its picture
+    # is the unix-port test's to compare: here the presses, lights and states count)
     files = []
     for i in range(5):
         files.append(tmp_path / ("first-turn-%d.yaml" % i))
