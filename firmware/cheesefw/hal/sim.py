@@ -90,9 +90,14 @@ class Board(base.Board):
             simboard.send(b"D " + json.dumps(self.app.server.handlers["state"]({})).encode())
 
     def random_seed(self):
-        # `cheeseboard sim --seed N` makes the die repeatable; otherwise urandom, as a board.
-        seed = simboard.next_seed()
-        return base.Board.random_seed(self) if seed is None else seed
+        # `cheeseboard sim --seed N` makes the die repeatable (the walk from it the `seed`
+        # request takes too); otherwise urandom, as a board.
+        given = simboard.seeded_game()
+        if given is None:
+            return base.Board.random_seed(self)
+        from cheesefw.engine.rng import seed_after
+
+        return seed_after(*given)
 
     def console_read(self):
         # The simulator's console pipe is non-blocking: take what waits, up to the buffer.

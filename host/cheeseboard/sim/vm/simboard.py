@@ -49,16 +49,15 @@ def connect(out_fd, in_fd, board=None, fs_size=0, seed=None, now=None):
     _poll.register(inp, select.POLLIN)
 
 
-def next_seed():
-    """The next random seed when the simulator was given one (else None): each game after a
-    power-on gets the same seed as the last time the scenario ran."""
+def seeded_game():
+    """(the simulator's seed, how many games it seeded before since the power-on) when it was
+    given one, else None: the firmware walks from the seed (cheesefw.engine.rng.seed_after), so
+    that each game after a power-on gets the same seed as the last time the scenario ran."""
     global _seeds_given
     if _seed is None:
         return None
-    from cheesefw.engine.rng import seed_after
-
     _seeds_given += 1
-    return seed_after(_seed, _seeds_given - 1)
+    return _seed, _seeds_given - 1
 
 
 def send(line):
