@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # CHEESEBOARD_TEST_CLOCK=real asks for the host's, to check that a test holds in real time too.
 DEFAULT_CLOCK = os.environ.get("CHEESEBOARD_TEST_CLOCK", "virtual")
 BOOT_WAIT_S = 60  # the least a test waits for a board's first answer, on the wall's clock
+ANSWER_WAIT_S = 60  # and for any answer: a busy machine may hold a VM (or an emulator) back
 
 
 class VBoard:
@@ -74,7 +75,7 @@ class VBoard:
             raise RuntimeError("sim did not start: %s" % self.proc.stderr.read().decode())
         self.link = SimLink(self.control, virtual=self.virtual)
         self.port = serial.Serial(self.pty, 115200, timeout=0.1)
-        self.client = Client(self.port, timeout=10)
+        self.client = Client(self.port, timeout=ANSWER_WAIT_S)
         if self.usb:  # plugged in: the path leads to this board's port, in one step
             new = self.usb.with_name(self.usb.name + ".new")
             new.symlink_to(self.pty)
@@ -186,7 +187,7 @@ class VBoard:
 
     def reopen_console(self):
         self.port = serial.Serial(self.pty, 115200, timeout=0.1)
-        self.client = Client(self.port, timeout=10)
+        self.client = Client(self.port, timeout=ANSWER_WAIT_S)
 
 
 class _FreeRunning:

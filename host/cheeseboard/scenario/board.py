@@ -26,6 +26,10 @@ RELEASE_MS = 100  # after a release, until the debounce has surely taken it
 FRAMES_KEPT = 4000
 CONSOLE_KEPT = 1 << 20  # console bytes kept for expect-console
 STEP_MS = 100  # a wait for what the board shows moves its clock this far at most a step
+# An emulated chip answers at the emulator's pace, which a busy machine slows many times: a
+# reply is waited for this long on the wall's clock at least (the scenario's timeout still
+# holds on the chip's own clock, for its boot, its presses and what it shows).
+EMULATED_ANSWER_S = 120
 
 _images = {}
 _images_lock = threading.Lock()
@@ -61,7 +65,8 @@ class ScenarioBoard:
         self.board.listeners.append(self._event)
         self.board.start()
         self.port = _Recorded(serial.Serial(self.board.pty_path, 115200, timeout=0.1))
-        self.client = Client(self.port, timeout=self.timeout)
+        self.answer_wait = max(self.timeout, EMULATED_ANSWER_S if target == "pico" else 0)
+        self.client = Client(self.port, timeout=self.answer_wait)
         self.up = False
         self.off_reason = None  # why the board is off: the scenario cut the power, or crashes
 
@@ -182,9 +187,9 @@ class ScenarioBoard:
         except NoAnswer:
             raise self._timeout("answer %r" % cmd) from None
 
-    def _timeout(self, what):
+    def _timeout(self, what, seconds=None):
         return BoardTimeout("the board did not %s within %gs%s"
-                            % (what, self.timeout, self._last_error()))
+                            % (what, seconds or self.answer_wait, self._last_error()))
 
     def _last_error(self):
         """What the console last said went wrong (a traceback's last line), to add to a
@@ -237,7 +242,7 @@ class ScenarioBoard:
 
         if not wait_listening(self.now, lambda: self.request("hello"),
                               self.now() + self.timeout * 1000):
-            raise self._timeout("read its buttons (it kept computing)")
+            raise self._timeout("read its buttons (it kept computing)", self.timeout)
 
     def power_cut(self):
         self.board.power_cut()
