@@ -65,7 +65,8 @@ class SecondCopy:
     """The heaviest tests again and again, in a process of their own, until stopped; their
     outcomes are not the point (they are the load)."""
 
-    def __init__(self):
+    def __init__(self, tmp):
+        self.basetemp = Path(tmp) / "second-copy"  # every board it starts has its files here
         self.stopping = threading.Event()
         self.proc = None
         self.thread = threading.Thread(target=self._loop, daemon=True)
@@ -74,7 +75,8 @@ class SecondCopy:
     def _loop(self):
         while not self.stopping.is_set():
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *HEAVY],
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                 "--basetemp", str(self.basetemp), *HEAVY],
                 cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True)
             self.proc.wait()
@@ -91,6 +93,9 @@ class SecondCopy:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
         self.thread.join(30)
+        # A board its fixtures had no time to stop runs in a session of its own: found by
+        # its files' folder on its command line.
+        subprocess.run(["pkill", "-KILL", "-f", str(self.basetemp)], check=False)
 
 
 def summary(outcomes):
@@ -116,7 +121,7 @@ def main(argv):
             baseline, outcomes, _, _ = run_suite(jobs, Path(tmp) / "idle.xml", argv)
             rows.append(("idle machine (baseline)", "%.0f s" % baseline, summary(outcomes)))
         for i in range(runs):
-            hogs, copy = start_load(), SecondCopy()
+            hogs, copy = start_load(), SecondCopy(tmp)
             try:
                 seconds, outcomes, times, why = run_suite(jobs, Path(tmp) / ("run%d.xml" % i), argv)
             finally:
