@@ -1,6 +1,7 @@
 """The live heap of the firmware as flashed, on a 32-bit VM and on the 64-bit one.
 
     make bench        (or: python tests/bench/bench_heap.py [GAME...], all five by default)
+    python tests/bench/bench_heap.py --names GAME    (the names GAME's board interns, by module)
 
 The same image (`cheeseboard flash`'s: compiled .mpy, rule tables, the pico profile) boots
 on MicroPython's WebAssembly port in Node (32-bit pointers, as a Pico's; the web board's
@@ -192,5 +193,47 @@ def main(only=()):
                                                  widths[3], r[3], widths[4], r[4], r[5]))
 
 
+NAMES_DOUBLE_AT = 621  # at 32 bits the table of names doubles (640 entries more) at the 621st
+
+
+def by_module(interned):
+    """[(module, its names)] in the order the board interned them. Loading a module interns its
+    path (its __file__), right after its dotted name, then every name its code holds that the
+    VM did not know; the names a module's code makes as it runs (a string turned attribute, a
+    key) follow the last module loaded before them."""
+    groups = [("before any module of the image (boot.py, main.py's loader)", [])]
+    for i, name in enumerate(interned):
+        if name.endswith((".mpy", ".py")) and name.startswith("/"):
+            module = name.split("/", 2)[2].rsplit(".", 1)[0].replace("/", ".")
+            module = module[:-len(".__init__")] if module.endswith(".__init__") else module
+            last = groups[-1][1]
+            taken = [last.pop()] if last and last[-1] == module and i else []
+            groups.append((module, taken + [name]))
+        else:
+            groups[-1][1].append(name)
+    return groups
+
+
+def list_names(game):
+    """Print the names a whole game of `game` leaves interned on the 32-bit VM, by module."""
+    label, game, options, profile = next(g for g in GAMES if g[1] == game)
+    with tempfile.TemporaryDirectory(prefix="cheeseboard-heap-") as tmp:
+        flash_json = Path(tmp) / "flash.json"
+        as_json(flash_files(tmp, profile), flash_json)
+        interned = on_wasm(flash_json, game, options)["interned"]
+    print("names interned by a whole game (%s) on the 32-bit VM: %d; the table doubles %d names"
+          " on (at the %dth)" % (label, len(interned), NAMES_DOUBLE_AT - len(interned),
+                                 NAMES_DOUBLE_AT))
+    for module, names in by_module(interned):
+        print("\n%s: %d" % (module, len(names)))
+        print("   " + " ".join(repr(n) if not n.isidentifier() else n for n in names))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])  # game names: only those (all five when none)
+    if sys.argv[1:2] == ["--names"]:
+        games = [g[1] for g in GAMES]
+        if len(sys.argv) != 3 or sys.argv[2] not in games:
+            sys.exit("bench_heap.py: --names takes one game of %s" % ", ".join(games))
+        list_names(sys.argv[2])
+    else:
+        main(sys.argv[1:])  # game names: only those (all five when none)
