@@ -34,6 +34,9 @@ from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 TARGET = 64 * 1024  # the board's heap target at 32 bits
 STRETCH = 48 * 1024  # at which the whole board plays in a 64 KB heap
+# At 32 bits the tables of interned names hold 20, 40, ... 320 names: the 621st name adds one
+# of 640 entries at once (4,544 B), never given back.
+NAMES_DOUBLE_AT = 621
 # (label, game, options, the profile flashed: Gatenkaas is on the 16x16 board's alone); the
 # options' "seats" are the [seat, level] pairs the board plays, as the menu gives them.
 GAMES = (
@@ -178,7 +181,8 @@ def main(only=()):
                      "%d B (%.2f of 48 KB)" % (r["peak"], r["peak"] / STRETCH)))
     for label, (w, _, r) in results.items():
         rows.append(("interned names at the end: %s" % label, "%d" % w["names"], "", "",
-                     "the table of names doubles (640 more) at 621", "%d" % r["names"]))
+                     "%d to go to the %dth name, where the table of names doubles"
+                     % (NAMES_DOUBLE_AT - w["names"], NAMES_DOUBLE_AT), "%d" % r["names"]))
     port = port_modules()
     rows.append(("the port's binascii, os, time by their plain names (Python)",
                  "%d B, %d names" % (port["plain"]["heap"], port["plain"]["names"]), "", "",
@@ -191,9 +195,6 @@ def main(only=()):
     for r in [header] + rows:
         print("%-*s  %*s  %*s  %*s  %-*s  %s" % (widths[0], r[0], widths[1], r[1], widths[2], r[2],
                                                  widths[3], r[3], widths[4], r[4], r[5]))
-
-
-NAMES_DOUBLE_AT = 621  # at 32 bits the table of names doubles (640 entries more) at the 621st
 
 
 def by_module(interned):
@@ -221,9 +222,9 @@ def list_names(game):
         flash_json = Path(tmp) / "flash.json"
         as_json(flash_files(tmp, profile), flash_json)
         interned = on_wasm(flash_json, game, options)["interned"]
-    print("names interned by a whole game (%s) on the 32-bit VM: %d; the table doubles %d names"
-          " on (at the %dth)" % (label, len(interned), NAMES_DOUBLE_AT - len(interned),
-                                 NAMES_DOUBLE_AT))
+    print("names interned by a whole game (%s) on the 32-bit VM: %d, %d to go to the %dth, where"
+          " the table of names doubles" % (label, len(interned), NAMES_DOUBLE_AT - len(interned),
+                                           NAMES_DOUBLE_AT))
     for module, names in by_module(interned):
         print("\n%s: %d" % (module, len(names)))
         print("   " + " ".join(repr(n) if not n.isidentifier() else n for n in names))
