@@ -181,7 +181,7 @@ def main(only=()):
                      "%d B (%.2f of 48 KB)" % (r["peak"], r["peak"] / STRETCH)))
     for label, (w, _, r) in results.items():
         rows.append(("interned names at the end: %s" % label, "%d" % w["names"], "", "",
-                     "%d to go to the %dth name, where the table of names doubles"
+                     "%d to go to %d, where the table of names doubles"
                      % (NAMES_DOUBLE_AT - w["names"], NAMES_DOUBLE_AT), "%d" % r["names"]))
     port = port_modules()
     rows.append(("the port's binascii, os, time by their plain names (Python)",
@@ -222,7 +222,7 @@ def list_names(game):
         flash_json = Path(tmp) / "flash.json"
         as_json(flash_files(tmp, profile), flash_json)
         interned = on_wasm(flash_json, game, options)["interned"]
-    print("names interned by a whole game (%s) on the 32-bit VM: %d, %d to go to the %dth, where"
+    print("names interned by a whole game (%s) on the 32-bit VM: %d, %d to go to %d, where"
           " the table of names doubles" % (label, len(interned), NAMES_DOUBLE_AT - len(interned),
                                            NAMES_DOUBLE_AT))
     for module, names in by_module(interned):
