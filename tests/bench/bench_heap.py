@@ -1,6 +1,7 @@
 """The live heap of the firmware as flashed, on a 32-bit VM and on the 64-bit one.
 
     make bench        (or: python tests/bench/bench_heap.py [GAME...], all five by default)
+    python tests/bench/bench_heap.py --names GAME    (the names GAME's board interns, by module)
 
 The same image (`cheeseboard flash`'s: compiled .mpy, rule tables, the pico profile) boots
 on MicroPython's WebAssembly port in Node (32-bit pointers, as a Pico's; the web board's
@@ -33,6 +34,9 @@ from cheeseboard.sim.vmfiles import micropython_binary  # noqa: E402
 
 TARGET = 64 * 1024  # the board's heap target at 32 bits
 STRETCH = 48 * 1024  # at which the whole board plays in a 64 KB heap
+# At 32 bits the tables of interned names hold 20, 40, ... 320 names: the 621st name adds one
+# of 640 entries at once (4,544 B), never given back.
+NAMES_DOUBLE_AT = 621
 # (label, game, options, the profile flashed: Gatenkaas is on the 16x16 board's alone); the
 # options' "seats" are the [seat, level] pairs the board plays, as the menu gives them.
 GAMES = (
@@ -177,7 +181,8 @@ def main(only=()):
                      "%d B (%.2f of 48 KB)" % (r["peak"], r["peak"] / STRETCH)))
     for label, (w, _, r) in results.items():
         rows.append(("interned names at the end: %s" % label, "%d" % w["names"], "", "",
-                     "the table of names doubles (640 more) at 621", "%d" % r["names"]))
+                     "%d to go to %d, where the table of names doubles"
+                     % (NAMES_DOUBLE_AT - w["names"], NAMES_DOUBLE_AT), "%d" % r["names"]))
     port = port_modules()
     rows.append(("the port's binascii, os, time by their plain names (Python)",
                  "%d B, %d names" % (port["plain"]["heap"], port["plain"]["names"]), "", "",
@@ -192,5 +197,44 @@ def main(only=()):
                                                  widths[3], r[3], widths[4], r[4], r[5]))
 
 
+def by_module(interned):
+    """[(module, its names)] in the order the board interned them. Loading a module interns its
+    path (its __file__), right after its dotted name, then every name its code holds that the
+    VM did not know; the names a module's code makes as it runs (a string turned attribute, a
+    key) follow the last module loaded before them."""
+    groups = [("before any module of the image (boot.py, main.py's loader)", [])]
+    for i, name in enumerate(interned):
+        if name.endswith((".mpy", ".py")) and name.startswith("/"):
+            module = name.split("/", 2)[2].rsplit(".", 1)[0].replace("/", ".")
+            module = module[:-len(".__init__")] if module.endswith(".__init__") else module
+            last = groups[-1][1]
+            taken = [last.pop()] if last and last[-1] == module and i else []
+            groups.append((module, taken + [name]))
+        else:
+            groups[-1][1].append(name)
+    return groups
+
+
+def list_names(game):
+    """Print the names a whole game of `game` leaves interned on the 32-bit VM, by module."""
+    label, game, options, profile = next(g for g in GAMES if g[1] == game)
+    with tempfile.TemporaryDirectory(prefix="cheeseboard-heap-") as tmp:
+        flash_json = Path(tmp) / "flash.json"
+        as_json(flash_files(tmp, profile), flash_json)
+        interned = on_wasm(flash_json, game, options)["interned"]
+    print("names interned by a whole game (%s) on the 32-bit VM: %d, %d to go to %d, where"
+          " the table of names doubles" % (label, len(interned), NAMES_DOUBLE_AT - len(interned),
+                                           NAMES_DOUBLE_AT))
+    for module, names in by_module(interned):
+        print("\n%s: %d" % (module, len(names)))
+        print("   " + " ".join(repr(n) if not n.isidentifier() else n for n in names))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])  # game names: only those (all five when none)
+    if sys.argv[1:2] == ["--names"]:
+        games = [g[1] for g in GAMES]
+        if len(sys.argv) != 3 or sys.argv[2] not in games:
+            sys.exit("bench_heap.py: --names takes one game of %s" % ", ".join(games))
+        list_names(sys.argv[2])
+    else:
+        main(sys.argv[1:])  # game names: only those (all five when none)

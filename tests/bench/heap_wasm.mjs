@@ -46,10 +46,27 @@ while (step()) peak = Math.max(peak, live());
 // The interned names: MicroPython keeps them in tables that double as they fill (20, 40, ...
 // 320, 640 entries), so the 621st costs a 640-entry table at once.
 console_ = "";
-board.mp.runPython("import micropython\nmicropython.qstr_info()");
+board.mp.runPython("import micropython\nmicropython.qstr_info(1)");
 const names = Number(/n_qstr=(\d+)/.exec(console_)[1]);
 console.log(JSON.stringify({ boot: bootHeap, start, peak, names, moves: drive.moves(),
-  steps: drive.steps }));
+  steps: drive.steps, interned: internedInOrder(console_, names) }));
+
+// qstr_info(1)'s names in the order they were interned. It prints the newest table first, each
+// table's names oldest first; the tables hold 20, 40, 80, ... names, each full but the last.
+function internedInOrder(text, count) {
+  // (a name may hold a newline: split where the next line starts a name)
+  const lines = text.replace(/\r\n/g, "\n");
+  const listed = lines.slice(lines.indexOf("\nQ(") + 3).replace(/\)\n$/, "").split(")\nQ(");
+  if (listed.length !== count) throw new Error("qstr_info(1) listed " + listed.length + " of " + count);
+  const sizes = [];
+  for (let size = 20, left = count; left > 0; left -= size, size *= 2) sizes.push(Math.min(size, left));
+  const pools = Number(/n_pool=(\d+)/.exec(text)[1]);
+  if (pools !== sizes.length) throw new Error(count + " names in " + pools + " tables, not " + sizes.length);
+  const tables = [];
+  let at = 0;
+  for (const size of sizes.slice().reverse()) { tables.unshift(listed.slice(at, at + size)); at += size; }
+  return tables.flat();
+}
 
 // The heap and names that importing binascii, os and time by their plain names costs on this
 // port (micropython-lib's Python extensions, frozen into its pyscript build), against their

@@ -8,7 +8,7 @@ from engine_driver import PROFILE, CpuTable, MemoryBoard, choose_options, play_w
 
 from cheesefw.engine.core import Engine
 from cheesefw.engine.draw import BLINK_MS
-from cheesefw.engine.menu import SEAT_COLOURS
+from cheesefw.engine.menu import _SEAT_COLOURS as SEAT_COLOURS  # (a private constant on the board)
 from cheesefw.games import load
 
 

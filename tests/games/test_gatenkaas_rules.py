@@ -31,7 +31,7 @@ def dealt(hands, first=0, rules=RULES):
     for k in range(5):
         for seat in range(n):
             s.apply_action(hands[seat][k])
-    assert s.phase == gatenkaas.LOT
+    assert s.phase == "lot"
     s.apply_action(first)
     return s
 
@@ -125,7 +125,7 @@ def test_play_one_card_then_draw_one_and_play_proceeds_clockwise():
     a = s.legal_actions()[0]
     s.apply_action(a)
     assert s.where[a >> 10] == TABLE and len(s.hand(2)) == 4
-    assert s.current_player() == CHANCE and s.phase == gatenkaas.DRAW
+    assert s.current_player() == CHANCE and s.phase == "draw"
     s.apply_action(s.chance_outcomes()[0][0])
     assert len(s.hand(2)) == 5 and len(s.pile()) == pile - 1
     assert s.current_player() == 0  # clockwise: after the last seat, the first
@@ -137,7 +137,7 @@ def test_drawing_lapses_once_the_pile_is_empty_and_the_game_ends_with_the_hands(
         choices = [o for o, _ in s.chance_outcomes()] or s.legal_actions()
         s.apply_action(choices[0])
     while not s.is_terminal():
-        assert s.phase == gatenkaas.PLAY  # no draw any more
+        assert s.phase == "play"  # no draw any more
         held = sum(len(s.hand(p)) for p in range(3))
         s.apply_action(s.legal_actions()[0])
         assert sum(len(s.hand(p)) for p in range(3)) == held - 1
@@ -316,7 +316,7 @@ def test_a_player_with_no_card_that_can_be_laid_discards_one():
     assert s.legal_actions() == [DISCARD + c for c in (5, 6, 7, 8, 9)]
     assert s.hint(DISCARD + 7)["text"] == "discard card 7"
     s.apply_action(DISCARD + 7)
-    assert s.where[7] == OUT and s.phase == gatenkaas.DRAW
+    assert s.where[7] == OUT and s.phase == "draw"
 
 
 def test_the_four_quarter_turns_and_a_symmetric_face_offered_once():
@@ -338,7 +338,7 @@ def test_the_four_quarter_turns_and_a_symmetric_face_offered_once():
 
 def test_points_are_cheese_plus_visible_mice_and_a_tie_goes_to_the_most_cheese():
     s = midgame(4, players=2, plays=1)
-    s.phase = gatenkaas.OVER
+    s.phase = "over"
     seen = s.layout.count_seen(4)
     s.cheese = [5, 3]
     assert s.points() == [5 + seen[0], 3 + seen[1]]

@@ -10,11 +10,13 @@ from cheesefw.games import CHANCE, TERMINAL, kitchen, kitchen_bot
 RULES = json.loads((Path(__file__).resolve().parents[2] / "firmware/rules/kitchen.json")
                    .read_text())
 
+MICE = 0  # the mice's side (the game keeps it a private constant)
+
 
 def test_the_board_plays_only_the_seats_it_is_asked_to():
     assert kitchen.bot_players({"cat": "board"}) == [kitchen.CAT]
-    assert kitchen.bot_players({"mice": "board"}) == [kitchen.MICE]
-    assert kitchen.bot_players({"cat": "board", "mice": "board"}) == [kitchen.MICE, kitchen.CAT]
+    assert kitchen.bot_players({"mice": "board"}) == [MICE]
+    assert kitchen.bot_players({"cat": "board", "mice": "board"}) == [MICE, kitchen.CAT]
     assert kitchen.bot_players({"cat": "player", "mice": "player"}) == []
 
 
@@ -49,7 +51,7 @@ def cat_to_move(seed):
     """A random game's first cat move after the cat has taken its table square."""
     s = kitchen.State(RULES, {"cat": "board"})
     rng = random.Random(seed)
-    while s.current_player() != kitchen.CAT or s.phase == kitchen.PLACE:
+    while s.current_player() != kitchen.CAT or s.phase == "place":
         if s.current_player() == CHANCE:
             outcomes = s.chance_outcomes()
             s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
@@ -90,13 +92,13 @@ def test_the_board_s_mice_are_legal_and_beat_random_mice_against_a_random_cat():
                     s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                     continue
                 legal = s.legal_actions()
-                if p == kitchen.MICE and bot_mice:
+                if p == MICE and bot_mice:
                     choice = kitchen.bot_move(s, bot)
                     assert choice in legal
                 else:
                     choice = legal[rng.randrange(len(legal))]
                 s.apply_action(choice)
-            total += s.winners() == [kitchen.MICE]
+            total += s.winners() == [MICE]
         return total
 
     assert mice_wins(True) >= mice_wins(False) + 3
@@ -118,14 +120,14 @@ def test_each_side_of_the_board_beats_a_random_side():
     # Measured over 200 seeded games: random mice against random cat 92 to 108; the board's
     # mice (either level) win 199 or more of 200 against a random cat, its cat all 200.
     for level in ("beginner", "strong"):
-        assert side_wins(level, "random", 60)[kitchen.MICE] >= 55
+        assert side_wins(level, "random", 60)[MICE] >= 55
         assert side_wins("random", level, 60)[kitchen.CAT] >= 55
 
 
 def test_the_strong_level_beats_the_beginner_on_both_sides():
     # Measured over 200 seeded games against the beginner cat: beginner mice win 51, strong
     # mice 100; against beginner mice: the beginner cat wins 149, the strong cat 170.
-    assert side_wins("strong", "beginner", 200)[kitchen.MICE] >= \
-        side_wins("beginner", "beginner", 200)[kitchen.MICE] + 30
+    assert side_wins("strong", "beginner", 200)[MICE] >= \
+        side_wins("beginner", "beginner", 200)[MICE] + 30
     assert side_wins("beginner", "strong", 200)[kitchen.CAT] >= \
         side_wins("beginner", "beginner", 200)[kitchen.CAT] + 10

@@ -21,6 +21,8 @@ SHOWN = kitchen.SHOWN
 VIEW_KINDS = {"tile", "cheese", "hole-open", "hole-closed", "table", "table-tile"}
 WRONG = ["a0", "g1", "A1", "", "stay", "pass", 0, 5, 7, True, None, 1.0, ("a1",), ["a1"], "cheese"]
 
+MICE = 0  # the mice's side (the game keeps it a private constant)
+
 
 class Lcg:
     """A 30-bit linear congruential chooser: the same picks on every VM."""
@@ -60,7 +62,7 @@ def check_invariants(s, rules):
             assert s.mice[m] == b.holes[m], "a mouse still in has left its hole"
     shown = [sq for sq in range(b.n) if s.tiles[sq] == SHOWN]
     assert not [sq for sq in shown if b.table[sq]], "a visible cheese under the table"
-    if s.phase != kitchen.DEAL:
+    if s.phase != "deal":
         cheese_left = sum(1 for t in s.tiles if t in ("cheese", SHOWN))
         assert s.cheese + cheese_left == RULES["deck"]["cheese"], "a cheese lost or made"
     assert all(s.tiles[h] is None for h in b.holes)
@@ -124,7 +126,7 @@ def play(seed, options, rules):
         if s.is_terminal():
             break
         check_illegal(s, d, rng)
-        cat_moving = s.current_player() == kitchen.CAT and s.phase != kitchen.PLACE
+        cat_moving = s.current_player() == kitchen.CAT and s.phase != "place"
         under_table = [s.tiles[sq] for sq in range(s.board.n) if s.board.table[sq]]
         s.apply_action(choose(s, rng))
         if cat_moving:  # the cat walks on the table, never under it: it turns no tile there
@@ -167,10 +169,10 @@ def to_the_end(seed, short, house):
     while not s.is_terminal():
         s.apply_action(choose(s, rng))
         assert len(s.history) <= MAX_ACTIONS
-    assert s.winners() in ([kitchen.MICE], [kitchen.CAT]) and s.turns <= LIMIT
+    assert s.winners() in ([MICE], [kitchen.CAT]) and s.turns <= LIMIT
     live = [m for m in s.mice if m >= 0]
     assert len(set(live)) == len(live)
-    if s.winners() == [kitchen.MICE]:
+    if s.winners() == [MICE]:
         assert s.cheese >= s.goal and all(s.out) and s.home
     elif s.turns < LIMIT:
         assert not live  # the cat wins before the limit only by catching all four

@@ -28,7 +28,7 @@ _VALUE = const((0, 200, 80))
 _STEPS = const(((80, 80, 80), (0, 60, 200), (120, 0, 120)))  # the die pips' colour, page by page
 # Who plays a seat: a person, the board ("strong" level), the board at "beginner" level.
 _SEAT_CHOICES = const(("person", "board", "beginner"))
-SEAT_COLOURS = ((60, 60, 60), (0, 90, 255), (0, 200, 60))
+_SEAT_COLOURS = const(((60, 60, 60), (0, 90, 255), (0, 200, 60)))
 _SEAT_LEVELS = const((None, "strong", "beginner"))
 _VISION_ON = const((201, 88, 0))  # the status light: Okabe-Ito's orange, as the LEDs show it
 
@@ -167,7 +167,7 @@ class Menu:
             seat = int(self.steps[i][0][4:])
             if seat >= len(pixels) or (i == self.step and not blink_on):
                 continue
-            put(frame, pixels[seat], SEAT_COLOURS[self.values[i]])
+            put(frame, pixels[seat], _SEAT_COLOURS[self.values[i]])
 
     def describe(self):
         key, choices = self.steps[self.step]

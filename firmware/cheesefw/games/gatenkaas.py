@@ -10,6 +10,7 @@ turn, then the corner cell in reading order), DISCARD + card sets a card aside w
 be laid. Chance outcomes are card ids (the deal and each draw) and a seat (the lot).
 """
 
+from cheesefw import const
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for the tests too)
     DISCARD,
@@ -34,15 +35,16 @@ OPTIONS = (
     ("hands", ("hidden", "open")),  # "open": every hand may be seen (for children)
 )
 
-# The phases, in the order they come.
-DEAL = "deal"  # chance: "Each player draws 5 cards" (one card a node, round the table)
-LOT = "lot"  # chance: "Determine a starting player by lot"
-PLAY = "play"  # the player lays a card (or, with none that can be laid, discards one)
-DRAW = "draw"  # chance: "They draw a new card from the draw pile"
-OVER = "over"
+# The phases, in the order they come: private constants, so that the board keeps the strings
+# (which its view and log say anyway) and not a name for each.
+_DEAL = const("deal")  # chance: "Each player draws 5 cards" (one card a node, round the table)
+_LOT = const("lot")  # chance: "Determine a starting player by lot"
+_PLAY = const("play")  # the player lays a card (or, with none that can be laid, discards one)
+_DRAW = const("draw")  # chance: "They draw a new card from the draw pile"
+_OVER = const("over")
 
-_COLOUR_KEYS = ("0", "1", "2", "3")  # a mouse's (and its seat's) palette key
-_BODIES = ("card0", "card1", "card2")  # card bodies in three tints, so that edges show
+_COLOUR_KEYS = const(("0", "1", "2", "3"))  # a mouse's (and its seat's) palette key
+_BODIES = const(("card0", "card1", "card2"))  # card bodies in three tints, so that edges show
 
 
 def check_table(rules):
@@ -82,8 +84,8 @@ class State(Replayed):
         out = rules["cats_out"].get(str(n), 0)
         for c in range(deck.cats, deck.cats - out, -1):
             self.where[c] = REMOVED  # the last cat cards of the table go out
-        self.phase = DEAL
-        self.player = 0  # at DEAL: whose card comes next; at PLAY/DRAW: the seat on turn
+        self.phase = _DEAL
+        self.player = 0  # at the deal: whose card comes next; in play, at a draw: the seat on turn
         self.dealt = 0
         self.cheese = [0] * n
         self._legal_at = -1  # len(history) when _legal_cache was computed
@@ -110,16 +112,16 @@ class State(Replayed):
         return self.player
 
     def current_player(self):
-        if self.phase in (DEAL, LOT, DRAW):
+        if self.phase in (_DEAL, _LOT, _DRAW):
             return CHANCE
-        return TERMINAL if self.phase == OVER else self.player
+        return TERMINAL if self.phase == _OVER else self.player
 
     def chance_outcomes(self):
         """Sorted (outcome, probability): a card of the shuffled pile, or a seat by lot."""
-        if self.phase == LOT:
+        if self.phase == _LOT:
             n = self.num_players()
             return [(s, 1 / n) for s in range(n)]
-        if self.phase in (DEAL, DRAW):
+        if self.phase in (_DEAL, _DRAW):
             pile = self.pile()
             return [(c, 1 / len(pile)) for c in pile]
         return []
@@ -136,7 +138,7 @@ class State(Replayed):
     def legal_steps(self):
         """legal_actions() as a generator that yields between pieces of its work (the board's
         player steps it over ticks); returns the same list."""
-        if self.phase != PLAY:
+        if self.phase != _PLAY:
             return []
         if self._legal_at != len(self._log):
             hand = self.hand(self.player)
@@ -152,16 +154,16 @@ class State(Replayed):
         self._log.append(a & 255)
         phase = self.phase
         n = self.num_players()
-        if phase == DEAL:
+        if phase == _DEAL:
             self.where[a] = HAND + self.player
             self.dealt += 1
             self.player = self.dealt % n
             if self.dealt == n * self.hand_size:
-                self.phase = LOT
-        elif phase == LOT:
+                self.phase = _LOT
+        elif phase == _LOT:
             self.player = a
-            self.phase = PLAY
-        elif phase == DRAW:
+            self.phase = _PLAY
+        elif phase == _DRAW:
             self.where[a] = HAND + self.player
             self._next_player()
         elif a >= DISCARD:
@@ -178,7 +180,7 @@ class State(Replayed):
             self._after_play()
 
     def is_terminal(self):
-        return self.phase == OVER
+        return self.phase == _OVER
 
     def points(self):
         """Per seat: "the pieces of cheese" + "1 point for each visible mouse in their colour"."""
@@ -187,7 +189,7 @@ class State(Replayed):
 
     def winners(self):
         """The most points; "In case of a tie, the player with the most pieces of cheese wins"."""
-        if self.phase != OVER:
+        if self.phase != _OVER:
             return []
         points = self.points()
         best = [s for s in range(len(points)) if points[s] == max(points)]
@@ -207,7 +209,7 @@ class State(Replayed):
     def private(self):
         """True while the legal actions show the hand of the seat on turn, which the others
         may not see (the engine then shows them only while that player holds a button)."""
-        return self.phase == PLAY and self.options["hands"] == "hidden"
+        return self.phase == _PLAY and self.options["hands"] == "hidden"
 
     def reveals(self):
         """True after a move that showed the others something new (the engine then takes no
@@ -219,8 +221,8 @@ class State(Replayed):
     def hint(self, a):
         """What to light for action `a`: the card as a ghost on the cells it would cover."""
         self._check(a)
-        if self.phase != PLAY:  # never name the card drawn: it is face down
-            return {"spaces": [], "text": "draw" if self.phase != LOT else "lot"}
+        if self.phase != _PLAY:  # never name the card drawn: it is face down
+            return {"spaces": [], "text": "draw" if self.phase != _LOT else "lot"}
         # Which card of the hand, as 1 to 5 grey pips on the die pixels: two cards alike but
         # for a half turn give the same ghost, and the discards none (docs/led-language.md).
         card = a - DISCARD if a >= DISCARD else unpack(a)[0]
@@ -309,7 +311,7 @@ class State(Replayed):
         """"They draw a new card" -- "Drawing a card lapses as soon as the face-down pile is
         empty"; the game ends when the pile is empty and nobody has any cards left in hand."""
         if self.pile():
-            self.phase = DRAW
+            self.phase = _DRAW
         else:
             self._next_player()
 
@@ -319,19 +321,19 @@ class State(Replayed):
             seat = (self.player + step) % n
             if self.hand(seat):
                 self.player = seat
-                self.phase = PLAY
+                self.phase = _PLAY
                 return
-        self.phase = OVER
+        self.phase = _OVER
 
     def _check(self, a):
         """ValueError unless `a` is a legal action or chance outcome now."""
-        if self.phase in (DEAL, LOT, DRAW):
+        if self.phase in (_DEAL, _LOT, _DRAW):
             ok = [o for o, _ in self.chance_outcomes()]
         else:
             ok = self.legal_actions()
         if type(a) is not int or a not in ok:
             raise ValueError("gatenkaas: %s expected one of %d legal %s, got %r"
-                             % (self.phase, len(ok), "outcomes" if self.phase != PLAY
+                             % (self.phase, len(ok), "outcomes" if self.phase != _PLAY
                                 else "placements", a))
 
 

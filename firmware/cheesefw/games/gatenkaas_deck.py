@@ -10,7 +10,7 @@ area cell each face cell lands on. Area cells are ints `row * cols + col`; their
 
 from cheesefw import const
 
-BODY = 0
+_BODY = const(0)  # (private: no other module reads it, and the board keeps no name for it)
 HOLE = 1
 MOUSE = 2  # + colour (0..3): a mouse printed in the colour of seat `colour`
 

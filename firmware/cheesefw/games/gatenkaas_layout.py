@@ -7,17 +7,19 @@ Per area cell three bytes, kept up to date as cards are laid (gatenkaas.py plays
 A mouse is one cell, so it is either seen or blocked: never "partly covered".
 """
 
+from cheesefw import const
 from cheesefw.games import same_items
 from cheesefw.games.gatenkaas_deck import HOLE, MOUSE
 
-NOT_LEGAL = -1  # judge(): the card may not lie there at all
-
+_NOT_LEGAL = const(-1)  # judge(): the card may not lie there at all
 
 # What a card laid on a cell would lie on (Layout.grade): nothing, a card, a seen mouse, a cat.
-FREE = 0
-CARD = 1
-MOUSE_SEEN = 2
-CAT = 3
+# (Private constants, as _NOT_LEGAL: no module but this one reads them, and the board keeps no
+# name for them.)
+_FREE = const(0)
+_CARD = const(1)
+_MOUSE_SEEN = const(2)
+_CAT = const(3)
 
 POP = bytes(bin(i).count("1") for i in range(256))  # set bits of a byte
 
@@ -29,7 +31,7 @@ class Layout:
         self.top = bytearray(n)
         self.shown = bytearray(n)
         self.seen = bytearray(n)
-        self.grade = bytearray(n)  # FREE, CARD, MOUSE_SEEN or CAT: all a placement needs
+        self.grade = bytearray(n)  # _FREE, _CARD, _MOUSE_SEEN or _CAT: all a placement needs
         # For each turn, the area-cell delta of each face cell from the card's corner cell.
         cols = deck.cols
         self.deltas = [bytes(dr * cols + dc for dc, dr in deck.offsets[t]) for t in range(4)]
@@ -50,7 +52,7 @@ class Layout:
             if kind != HOLE:  # a hole keeps what shows below it
                 shown[c] = card + 1
                 seen[c] = kind - MOUSE + 1 if kind >= MOUSE else 0
-            grade[c] = CAT if cat else MOUSE_SEEN if seen[c] else CARD
+            grade[c] = _CAT if cat else _MOUSE_SEEN if seen[c] else _CARD
         box = self.box
         w, h = d.span(turn)
         col, row = cell % d.cols, cell // d.cols
@@ -76,10 +78,10 @@ class Layout:
                 for x in deltas:
                     g = grade[cell + x]
                     if g:
-                        if g == CAT:
+                        if g == _CAT:
                             break
                         on = 1
-                        if g == MOUSE_SEEN:
+                        if g == _MOUSE_SEEN:
                             mask |= bit
                     bit <<= 1
                 else:
@@ -101,21 +103,21 @@ class Layout:
         return len(rows) * len(columns)
 
     def judge(self, card, cell, turn):
-        """How many seen mice `card` laid there would block; NOT_LEGAL when it would leave the
+        """How many seen mice `card` laid there would block; _NOT_LEGAL when it would leave the
         area, lie on a cat card or touch no card on the table."""
         d = self.deck
         if not d.fits(cell % d.cols, cell // d.cols, turn):
-            return NOT_LEGAL
+            return _NOT_LEGAL
         face = d.faces[card]
         blocked = 0
         on = 0
         for i in range(len(face)):
             g = self.grade[cell + self.deltas[turn][i]]
-            if g == CAT:
-                return NOT_LEGAL
-            on += g != FREE
-            blocked += g == MOUSE_SEEN and face[i] != HOLE
-        return blocked if on else NOT_LEGAL
+            if g == _CAT:
+                return _NOT_LEGAL
+            on += g != _FREE
+            blocked += g == _MOUSE_SEEN and face[i] != HOLE
+        return blocked if on else _NOT_LEGAL
 
     def seen_through(self, card, cell, turn):
         """The colours of the mice seen through the holes of `card` laid there, in face order."""

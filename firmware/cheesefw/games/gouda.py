@@ -24,6 +24,7 @@ Chance outcomes: "green", "yellow" or "red" for a die; a power's name for a deal
 
 import binascii
 
+from cheesefw import const
 from cheesefw.games import CHANCE, REACTION, TERMINAL, History
 from cheesefw.games.gouda_powers import (
     CHOOSE,
@@ -43,6 +44,16 @@ from cheesefw.games.gouda_powers import (
     W_ROLL,
     Powers,
 )
+
+# The fields of to_dict(): small ints, and bytearrays (as lists of ints).
+_INTS = const((
+    "phase", "setup_count", "turn", "designated", "target", "to_roll", "greens_left",
+    "reds_left", "window", "last_power", "power_player", "power_type", "extra_turn",
+    "again", "cheese", "arrived",
+))
+_BYTES = const((
+    "mice", "gone", "dice", "hand", "pool", "undo", "course", "score", "arrival",
+))
 
 NAME = "gouda"
 OPTIONS = (
@@ -601,12 +612,3 @@ class State(Powers):
             yield c
 
 
-# The fields of to_dict(): small ints, and bytearrays (as lists of ints).
-_INTS = (
-    "phase", "setup_count", "turn", "designated", "target", "to_roll", "greens_left",
-    "reds_left", "window", "last_power", "power_player", "power_type", "extra_turn",
-    "again", "cheese", "arrived",
-)
-_BYTES = (
-    "mice", "gone", "dice", "hand", "pool", "undo", "course", "score", "arrival",
-)

@@ -18,13 +18,15 @@ player's turn"):
   anyone may react again -- with a Cancel, which undoes that last power.
 """
 
+from cheesefw import const
+
 # The powers, sorted by name: a power's index is also its place in sorted action lists.
 POWERS = ("cancel", "downgrade", "extra", "reroll", "transfer", "upgrade")
 CANCEL = 0
 DOWNGRADE = 1
 EXTRA = 2
-REROLL = 3
-TRANSFER = 4
+_REROLL = const(3)  # (private, as the next: no other module reads it, no name on the board)
+_TRANSFER = const(4)
 UPGRADE = 5
 NT = 6  # power types: hand[p * NT + t] is how many markers of type t player p holds
 
@@ -141,7 +143,7 @@ class Powers:
             for t in range(NT):
                 if not hand[p * NT + t]:
                     continue
-                if t == TRANSFER and transfer is None:
+                if t == _TRANSFER and transfer is None:
                     transfer = len(self._transfers()) > 0
                 if self._can_play(p, t, transfer):
                     out.append(base + p * NT + t)
@@ -159,9 +161,9 @@ class Powers:
             return y + r > 0  # "greens cannot be upgraded"
         if t == DOWNGRADE:
             return g + y > 0  # reds cannot be downgraded
-        if t == TRANSFER:
+        if t == _TRANSFER:
             return transfer
-        return t == REROLL or t == CANCEL  # an Extra Turn waits for the end of the turn
+        return t == _REROLL or t == CANCEL  # an Extra Turn waits for the end of the turn
 
     def _play(self, p, t):
         """Player p plays a marker of type t: "Once used, a marker must be removed"."""
@@ -180,7 +182,7 @@ class Powers:
         """Codes of the choices open to the power's player, sorted."""
         b = self.board
         t = self.power_type
-        if t == TRANSFER:
+        if t == _TRANSFER:
             return [b.c_space + s for s in self._transfers()]
         if t == EXTRA:
             # "oblige an opponent to immediately play a second turn by designating a space for them"

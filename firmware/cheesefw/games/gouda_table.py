@@ -140,11 +140,12 @@ def read_options(choices, options, b):
     return o
 
 
-def _field(d, key, kind, name=None, lo=None, hi=None):
-    """d[key], checked to be of type kind (and within lo..hi for an int)."""
+def _field(d, key, kind, name=None, low=None, high=None):
+    """d[key], checked to be of type kind (and within low..high for an int). (Its arguments
+    are named as table_fields's, loaded beside it: one name each on the board.)"""
     v = d.get(key)
-    if type(v) is not kind or (lo is not None and not lo <= v <= hi):
-        want = kind.__name__ if lo is None else f"an int {lo}..{hi}"
+    if type(v) is not kind or (low is not None and not low <= v <= high):
+        want = kind.__name__ if low is None else f"an int {low}..{high}"
         raise ValueError(f"rules.{name or key}: expected {want}, got {v!r}")
     return v
 

@@ -10,26 +10,33 @@ square id, a die face, a tile kind or STAY, so the history is kept as one byte a
 
 import binascii
 
+from cheesefw import const
 from cheesefw.games import CHANCE, TERMINAL, History
 from cheesefw.games.kitchen_moves import (
-    BONUS,
     CAT,
-    DEAL,
     DIE,
-    FREE,
-    MICE,
-    MOVE,
-    OVER,
     PICK,
-    PLACE,
-    ROLL,
     SHOWN,
     STAY,
-    TAKE,
     access,
     destinations,
     free_squares,
 )
+
+# The sides, and the phases of a game in the order they come. (The cat's side, the choice of a
+# mouse and the rest the board's player reads are kitchen_moves's.) Private constants, as the
+# tiles' below: the board keeps the strings, which the game's log and view say anyway, not a
+# name for each.
+_MICE = const(0)
+_DEAL = const("deal")  # chance: the tile for the next floor square, from the shuffled deck
+_PLACE = const("place")  # the cat chooses its table square
+_ROLL = const("roll")  # chance: the side to play rolls its die
+# PICK: the mice choose which mouse moves (action: the square it stands on)
+_MOVE = const("move")  # the piece goes exactly the roll (action: the square where it stops)
+_BONUS = const("bonus")  # +1/+2: the same piece goes that many squares more
+_FREE = const("free")  # arrow: the same piece goes to any square it may stand on
+_TAKE = const("take")  # fork: the mouse takes a visible cheese (action: its square)
+_OVER = const("over")
 
 NAME = "kitchen"
 OPTIONS = (
@@ -68,7 +75,7 @@ def _read(rules, options):
 
 def bot_players(options):
     """The seats the board itself plays: the cat, the mice, or both, as the players asked."""
-    return [side for side, key in ((MICE, "mice"), (CAT, "cat")) if options.get(key) == "board"]
+    return [side for side, key in ((_MICE, "mice"), (CAT, "cat")) if options.get(key) == "board"]
 
 
 def bot_move(state, rng, level="strong"):
@@ -80,18 +87,19 @@ def bot_move(state, rng, level="strong"):
 
 
 # The tiles. A face-down tile is one of KINDS; a cheese the cat turned over stays, as SHOWN.
-ARROW = "arrow"
-CHEESE = "cheese"
-DISH = "dish"
-FORK = "fork"
-KNIFE = "knife"
-PLUS1 = "plus1"
-PLUS2 = "plus2"
-KINDS = (ARROW, CHEESE, DISH, FORK, KNIFE, PLUS1, PLUS2)  # sorted: the deal's outcomes
+_ARROW = const("arrow")
+_CHEESE = const("cheese")
+_DISH = const("dish")
+_FORK = const("fork")
+_KNIFE = const("knife")
+_PLUS1 = const("plus1")
+_PLUS2 = const("plus2")
+KINDS = (_ARROW, _CHEESE, _DISH, _FORK, _KNIFE, _PLUS1, _PLUS2)  # sorted: the deal's outcomes
 
 # What to_dict saves besides the options, the history (its log) and the squares of the pieces.
-_FIELDS = "phase side tiles dealt out home cheese roll extra mover bonus turns winner".split()
-_PHASES = (DEAL, PLACE, ROLL, PICK, MOVE, BONUS, FREE, TAKE, OVER)
+_FIELDS = const(("phase", "side", "tiles", "dealt", "out", "home", "cheese", "roll", "extra",
+                 "mover", "bonus", "turns", "winner"))
+_PHASES = (_DEAL, _PLACE, _ROLL, PICK, _MOVE, _BONUS, _FREE, _TAKE, _OVER)
 
 
 class State:
@@ -105,8 +113,8 @@ class State:
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
-        self.phase = DEAL
-        self.side = MICE
+        self.phase = _DEAL
+        self.side = _MICE
         self.tiles = [None] * board.n  # per square: a kind face down, SHOWN, or None (none left)
         self.turned = None  # (square id, kind) of the tile the last action turned over
         self.dealt = 0  # floor squares dealt so far
@@ -141,7 +149,7 @@ class State:
 
     def chance_is_roll(self):
         """A die roll the players make (the deal of face-down tiles is not shown)."""
-        return self.phase == ROLL
+        return self.phase == _ROLL
 
     def reveals(self):
         """True when the last action turned a tile face up: no takeback goes back past it
@@ -149,21 +157,21 @@ class State:
         return self.turned is not None
 
     def current_player(self):
-        """The player to act: MICE, CAT, CHANCE or TERMINAL."""
-        if self.phase in (DEAL, ROLL):
+        """The player to act: the mice, the cat, CHANCE or TERMINAL."""
+        if self.phase in (_DEAL, _ROLL):
             return CHANCE
-        if self.phase == OVER:
+        if self.phase == _OVER:
             return TERMINAL
-        return CAT if self.phase == PLACE else self.side
+        return CAT if self.phase == _PLACE else self.side
 
     def chance_outcomes(self):
         """At a chance node: the sorted (outcome, probability) pairs; else []."""
-        if self.phase == DEAL:
+        if self.phase == _DEAL:
             # Shuffled tiles: the next square gets one of the tiles left, weighted by count.
             left = self._deck_left()
             total = sum(left)
             return [(KINDS[i], left[i] / total) for i in range(len(KINDS)) if left[i]]
-        if self.phase == ROLL:
+        if self.phase == _ROLL:
             faces = self.rules["dice"][DIE[self.side]]
             return [(f, faces.count(f) / len(faces)) for f in sorted(set(faces))]
         return []
@@ -172,19 +180,19 @@ class State:
         """The sorted legal actions of the player to act ([] at chance and terminal nodes)."""
         b = self.board
         phase = self.phase
-        if phase == PLACE:  # "zet de kat op een van de 6 vakjes van de tafel"
+        if phase == _PLACE:  # "zet de kat op een van de 6 vakjes van de tafel"
             squares = [sq for sq in range(b.n) if b.table[sq]]
         elif phase == PICK:  # "hij kiest de muis die hij wil verplaatsen"
             squares = sorted(
                 self.mice[m] for m in range(4) if self.mice[m] >= 0 and self._reach(m, self.roll)
             )
-        elif phase == MOVE:
+        elif phase == _MOVE:
             squares = self._reach(self._who(), self.roll)
-        elif phase == BONUS:
+        elif phase == _BONUS:
             squares = self._reach(self._who(), self.bonus)
-        elif phase == FREE:
+        elif phase == _FREE:
             squares = free_squares(self, self._who(), self._here())
-        elif phase == TAKE:
+        elif phase == _TAKE:
             squares = self._takeable()
         else:
             return []
@@ -196,31 +204,31 @@ class State:
         self._log.append(self._code(a))
         self.turned = None
         phase = self.phase
-        if phase == DEAL:
+        if phase == _DEAL:
             self.tiles[self.board.floor[self.dealt]] = a
             self.dealt += 1
             if self.dealt == len(self.board.floor):
-                self.phase = PLACE
-        elif phase == PLACE:
+                self.phase = _PLACE
+        elif phase == _PLACE:
             self.cat = self.board.square(a)
-            self._next_turn(MICE, 0, False)  # "de jongste speler die een muis is, begint"
-        elif phase == ROLL:
+            self._next_turn(_MICE, 0, False)  # "de jongste speler die een muis is, begint"
+        elif phase == _ROLL:
             self.roll = a
             # After a knife the mice play the same mouse twice: no second pick.
-            self.phase = PICK if self.side == MICE and self.mover < 0 else MOVE
+            self.phase = PICK if self.side == _MICE and self.mover < 0 else _MOVE
         elif a == STAY:
             self._end_move()
         elif phase == PICK:
             self.mover = self.mice.index(self.board.square(a))
-            self.phase = MOVE
-        elif phase == TAKE:
+            self.phase = _MOVE
+        elif phase == _TAKE:
             self.tiles[self.board.square(a)] = None  # "wint hij de kaas zonder zich te verplaatsen"
             self.cheese += 1
             self._end_move()
         else:
-            if self.side == MICE:
+            if self.side == _MICE:
                 self.out[self.mover] = True  # "dan draait hij het kaartje om van het muizenhol"
-            land = phase != FREE or self.rules["house"]["arrow_turns_tile"]
+            land = phase != _FREE or self.rules["house"]["arrow_turns_tile"]
             self._go(self.board.square(a), land)
 
     def action_player(self, a):
@@ -229,19 +237,19 @@ class State:
 
     def is_terminal(self):
         """True when a side has reached its goal (or the turn limit has ended the game)."""
-        return self.phase == OVER
+        return self.phase == _OVER
 
     def winners(self):
-        """[MICE] or [CAT] at the end; [] before."""
+        """[the mice (0)] or [CAT] at the end; [] before."""
         return [self.winner] if self.winner >= 0 else []
 
     def hint(self, a):
         """The squares to light for action (or chance outcome) `a`, and a short label."""
         a = self._legal(a)
         b = self.board
-        if self.phase == DEAL:  # never name the tile: it lies face down
+        if self.phase == _DEAL:  # never name the tile: it lies face down
             return {"spaces": [b.ids[b.floor[self.dealt]]], "text": "tile"}
-        if self.phase == ROLL:
+        if self.phase == _ROLL:
             return {"spaces": [], "text": "roll %d" % a}
         if a == STAY:
             here = self._live_mice() if self.phase == PICK else [self._here()]
@@ -252,8 +260,8 @@ class State:
                 "spaces": sorted([a] + [b.ids[sq] for sq in self._reach(m, self.roll)]),
                 "text": "mouse",
             }
-        if self.phase in (PLACE, TAKE):
-            return {"spaces": [a], "text": "cat starts" if self.phase == PLACE else "take cheese"}
+        if self.phase in (_PLACE, _TAKE):
+            return {"spaces": [a], "text": "cat starts" if self.phase == _PLACE else "take cheese"}
         return {
             "spaces": sorted([b.ids[self._here()], a]),
             "text": "cat" if self.side == CAT else "mouse",
@@ -385,20 +393,20 @@ class State:
 
     def _act(self, tile, sq):
         """Do what the turned tile says."""
-        if tile == CHEESE:
-            if self.side == MICE:
+        if tile == _CHEESE:
+            if self.side == _MICE:
                 self.cheese += 1  # "het stukje kaas is gewonnen"
             else:
                 self.tiles[sq] = SHOWN  # "hij laat het kaartje met de kaas naar boven liggen"
             self._end_move()
-        elif tile == PLUS1 or tile == PLUS2:
-            self.bonus = 1 if tile == PLUS1 else 2
-            self.phase = BONUS
-        elif tile == ARROW:
-            self.phase = FREE
-        elif tile == FORK and self.side == MICE and self._takeable():
-            self.phase = TAKE
-        elif tile == KNIFE:  # "zijn beurt is voorbij"; the other side rolls twice
+        elif tile == _PLUS1 or tile == _PLUS2:
+            self.bonus = 1 if tile == _PLUS1 else 2
+            self.phase = _BONUS
+        elif tile == _ARROW:
+            self.phase = _FREE
+        elif tile == _FORK and self.side == _MICE and self._takeable():
+            self.phase = _TAKE
+        elif tile == _KNIFE:  # "zijn beurt is voorbij"; the other side rolls twice
             if not self._won():
                 self._next_turn(1 - self.side, 1)
         else:  # a broken dish, or a fork for the cat or with no cheese to take: nothing
@@ -412,7 +420,7 @@ class State:
             self.extra = 0
             self.roll = 0
             self.bonus = 0
-            self.phase = ROLL
+            self.phase = _ROLL
         else:
             self._next_turn(1 - self.side, 0)
 
@@ -427,7 +435,7 @@ class State:
         self.mover = -1
         self.roll = 0
         self.bonus = 0
-        self.phase = ROLL
+        self.phase = _ROLL
 
     def _won(self):
         """Finish the game if a side has reached its goal; True then."""
@@ -438,13 +446,13 @@ class State:
             # "...moeten de muizen alle 4 minstens één keer uit hun hol zijn gekomen en ten
             # minste één van hen moet teruggekeerd zijn naar een hol"
             if (not win["all_out"] or all(self.out)) and (not win["one_home"] or self.home):
-                self._finish(MICE)
-        return self.phase == OVER
+                self._finish(_MICE)
+        return self.phase == _OVER
 
     def _finish(self, side):
         self.winner = side
         self.roll = 0
-        self.phase = OVER
+        self.phase = _OVER
 
     # -- where a piece may go (the rules per square are kitchen_moves.access) ---------------
 
@@ -459,7 +467,7 @@ class State:
 
     def _legal(self, a):
         """The legal action or chance outcome equal to `a`; ValueError if there is none."""
-        if self.phase in (DEAL, ROLL):
+        if self.phase in (_DEAL, _ROLL):
             choices = [o for o, _ in self.chance_outcomes()]
         else:
             choices = self.legal_actions()

@@ -11,23 +11,13 @@ STOP = 2  # the moving piece may end its move on this square
 SHOWN = "shown"  # the tile left on a square where the cat turned over a cheese
 EDGE = 255  # in Board.nbrs: no square there, the grid ends
 
-# The sides, their dice and the phases of a game (kitchen.py), here so that the board's players
-# (kitchen_bot.py) read them without importing the game.
-MICE = 0
+# The cat's side (the mice are side 0), the dice, and the phase and action of the game
+# (kitchen.py, which keeps its other phases) that the board's players (kitchen_bot.py) read,
+# here so that they read them without importing the game.
 CAT = 1
 DIE = ("grey", "blue")  # "de muizen spelen met de grijze dobbelsteen en de kat met de blauwe"
 STAY = "stay"  # the only action when the piece(s) to move cannot move at all
-
-# The phases, in the order they come.
-DEAL = "deal"  # chance: the tile for the next floor square, from the shuffled deck
-PLACE = "place"  # the cat chooses its table square
-ROLL = "roll"  # chance: the side to play rolls its die
 PICK = "pick"  # the mice choose which mouse moves (action: the square it stands on)
-MOVE = "move"  # the piece goes exactly the roll (action: the square where it stops)
-BONUS = "bonus"  # +1/+2: the same piece goes that many squares more
-FREE = "free"  # arrow: the same piece goes to any square it may stand on
-TAKE = "take"  # fork: the mouse takes a visible cheese (action: its square)
-OVER = "over"
 
 
 class Board:

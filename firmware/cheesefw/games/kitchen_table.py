@@ -26,8 +26,8 @@ def read_board(rules, kinds):
 def _read_board(rules):
     board = Board()
     grid = field(rules, "grid", dict)
-    cols = _int_in(grid, "cols", 2, 26, "grid.")
-    rows = _int_in(grid, "rows", 2, 9, "grid.")  # one-digit rows keep ids sortable
+    cols = int_in(grid, "cols", 2, 26, "grid.")
+    rows = int_in(grid, "rows", 2, 9, "grid.")  # one-digit rows keep ids sortable
     n = cols * rows
     board.rows = rows
     board.n = n
@@ -61,7 +61,7 @@ def check_rules(rules, board, kinds):
     for kind in deck:
         if kind not in kinds:
             raise ValueError("kitchen rules: deck expected kinds %s, got %r" % (kinds, kind))
-        total += _int_in(deck, kind, 0, board.n, "deck.")
+        total += int_in(deck, kind, 0, board.n, "deck.")
     if total != len(board.floor):
         want = len(board.floor)
         raise ValueError(
@@ -74,8 +74,8 @@ def check_rules(rules, board, kinds):
             raise ValueError("kitchen rules: dice.%s expected faces 1..6, got %r" % (colour, faces))
     win = field(rules, "win", dict)
     for key in ("cheese", "short_cheese"):
-        _int_in(win, key, 1, deck.get("cheese", 0), "win.")
-    _int_in(win, "turn_limit", 1, 10000, "win.")
+        int_in(win, key, 1, deck.get("cheese", 0), "win.")
+    int_in(win, "turn_limit", 1, 10000, "win.")
     for key in ("all_out", "one_home"):
         field(win, key, bool, "win.")
     house = field(rules, "house", dict)
@@ -89,8 +89,9 @@ def check_rules(rules, board, kinds):
             raise ValueError("kitchen rules: palette.%s expected [r, g, b], got %r" % (kind, rgb))
 
 
-# The table's fields, each refusal naming the game.
-field, _int_in = table_fields.for_game("kitchen")
+# The table's fields, each refusal naming the game (named as table_fields names them, and as
+# kalle_table does: one name each on the board).
+field, int_in = table_fields.for_game("kitchen")
 
 
 def _neighbours(sq, cols, rows):
