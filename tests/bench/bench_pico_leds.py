@@ -4,8 +4,8 @@ off for the whole wire time), at 64 and 256 pixels, against the WS2812 wire time
 
     python tests/bench/bench_pico_leds.py
 
-The emulator errs fast for code run from flash (real/emulated about 1.5 for ordinary Python);
-the wire time is the PIO's own, on the chip's clock, and does not err.
+A real Pico's CPU time is the emulated one times cheeseboard/pico/calibration.py's factor for
+ordinary Python; the wire time is the PIO's own, on the chip's clock, and does not err.
 """
 
 import shutil
@@ -18,9 +18,10 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from vboard import VBoard  # noqa: E402
 
+from cheeseboard.pico import calibration  # noqa: E402
 from cheeseboard.uf2 import build_uf2  # noqa: E402
 
-CALIBRATION = 1.5  # real Pico / emulated, ordinary Python (docs/pico.md)
+CALIBRATION = calibration.factor("ordinary Python")  # real Pico / emulated (docs/pico.md)
 CPU_TARGET = 0.1  # a write's CPU time against its wire time, on a real Pico
 IRQ_OFF_TARGET_US = 100  # the longest interrupts may stay masked
 HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py",
@@ -77,7 +78,7 @@ def main():
                     for n in (64, 256)]
         finally:
             board.stop()
-    print("frame write, emulated Pico (chip time; a real Pico about x%.1f for the CPU's part)"
+    print("frame write, emulated Pico (chip time; a real Pico about x%.2f for the CPU's part)"
           % CALIBRATION)
     print("%6s %8s  %-34s %-29s %s" % ("pixels", "wire us", "PIO+DMA: CPU us, irq off us",
                                         "neopixel: CPU us, irq off us", "targets"))
