@@ -166,7 +166,7 @@ class Painter:
                                         else palette[key])
             if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
                 self.rgb[int(key)] = rgb
-                self.dim[key] = bytes(c // 8 for c in rgb)
+                self.dim[int(key)] = bytes(c // 8 for c in rgb)  # (by the seat: no str())
         self._bare = None  # the frame every paint starts from (_bare_board)
         # (the marks' list, the bare board with them drawn): a redraw with the same list
         # (engine.play keeps a view until the game moves), or an equal one, starts from them.
@@ -383,8 +383,7 @@ class Painter:
 
     def _seats(self, frame, turn, blink_on, players):
         for seat in range(min(players, len(self.seats))):
-            key = str(seat)
             if seat == turn:
-                _set(frame, self.seats[seat], self.colour(key) if blink_on else OFF)
+                _set(frame, self.seats[seat], self.colour(seat) if blink_on else OFF)
             else:
-                _set(frame, self.seats[seat], self.dim.get(key, OFF))
+                _set(frame, self.seats[seat], self.dim.get(seat, OFF))
