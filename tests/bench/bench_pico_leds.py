@@ -27,16 +27,15 @@ IRQ_OFF_TARGET_US = 100  # the longest interrupts may stay masked
 HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py",
              "hal/wire_order.py")
 
-# On the chip: a driver's frame write at n pixels, its least CPU time of three (each after the
-# previous frame has left the wire), then the chip's clock (ms) when it was done.
+# On the chip: a backend's frame write (its show()) at n pixels, its least CPU time of three
+# (each after the previous frame has left the wire), then the chip's clock (ms) when it was done.
 ON_CHIP = """
 import time
 from cheesefw.hal import rp2, micropython
-def make(driver, n):
-    if driver == "rp2":
-        return rp2.Ws2812Chain(2, n, (1, 0, 2)).write  # the rp2 backend's _transmit
-    return micropython.Board({"led": {"pin": 2, "count": n}, "buttons": {}, "die": [],
-                              "seats": [], "status": 0})._transmit
+def make(driver, n):  # the backend's show(), as the App calls it
+    board = rp2.Board if driver == "rp2" else micropython.Board
+    return board({"led": {"pin": 2, "count": n, "order": "GRB"}, "buttons": {}, "die": [],
+                  "seats": [], "status": 0}).show
 frame = bytearray(3 * %(n)d)
 write = make(%(driver)r, %(n)d)
 best = None

@@ -87,6 +87,8 @@ class Ws2812Chain:
 
     def write(self, frame):
         """Send a frame (R, G, B per pixel): returns once the DMA has it."""
+        if len(frame) != 3 * self._pixels:  # (the copy reads as many bytes as the chain has)
+            raise ValueError("frame: expected %d bytes, got %d" % (3 * self._pixels, len(frame)))
         n = self._next
         self._to_wire(self._buffers[n], frame, self._pixels)
         # The previous frame: still on the wire, perhaps (interrupts stay on meanwhile).
@@ -110,6 +112,10 @@ class Board(base.Board):
         # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
         self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
+        if self._chain is not None:
+            # show() is the chain's write, which checks the frame's size itself: two Python
+            # calls fewer a frame (about 85 us of a 64 px write's 200 on the emulated Pico)
+            self.show = self._chain.write
 
     def _make_pin(self, name, pin_id):
         # Buttons close to ground; the internal pull-up holds the line high.
