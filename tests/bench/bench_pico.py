@@ -37,6 +37,7 @@ from cheeseboard.pico import calibration  # noqa: E402
 PROFILE = "pico"
 WIRE_US_PER_PIXEL = 30
 TICK_US = 10000
+REDRAW_256_TARGET_US = 5000  # a 16x16 board's redraw tick, on a real Pico
 HEAP_TARGET, HEAP_MOONSHOT = 48 * 1024, 40 * 1024  # the frozen firmware's peak live heap
 # The games whose peak live heap is measured: (label, games_on_vm.py's heap arguments)
 HEAP_GAMES = (("6-player Gouda with powers", ("gouda", "6", "1")),
@@ -52,6 +53,10 @@ PARTS = {
             "the wire time, a journal append on LittleFS",
     "render": "render plus power limit of a 6-player Gouda frame against a frame copy "
               "(render_on_vm.py, as bench_render.py runs it on the unix port)",
+    "redraw": "where a redraw's time goes, per game, the board playing every seat "
+              "(redraw_on_chip.py): the view, the marks, the rest of the painting, the power "
+              "limit, the write on the pin; the 8x8 profile's games and the 16x16 (pico16) "
+              "profile's, whose redraw tick has a target of 5 ms on a Pico",
     "heaps": "the peak live heap of a whole 6-player Gouda game with powers and of a kitchen "
              "game (games_on_vm.py's heap mode, sampled at every step), the firmware as .mpy "
              "files and frozen into the UF2 (target 48 KB, moonshot 40 KB)",
@@ -143,6 +148,41 @@ def render_rows(run, board):
         ("a tick that redraws: view, hint, render, limit, show (us)", r["redraw_us"],
          "ordinary Python", "%.0f", "%.1fx the copy loop" % (r["redraw_us"] / base)),
     ]
+
+
+def redraw_rows(run, board):
+    """redraw_on_chip.py's figures on the 8x8 profile and on pico16, as rows."""
+    rows = []
+    pico16 = HERE.parents[1] / "hardware" / "profiles" / "pico16.json"
+    run.mpremote(board, "cp", str(pico16), ":/pico16.json")
+    for label, name in (("8x8", "-"), ("pico16", "/pico16.json")):
+        with run.step("redraw_on_chip.py, %s" % label, board):
+            games = run.on_chip(board, "redraw_on_chip.py", name)
+        for game, r in sorted(games.items()):
+            for key, what in (("worst_move", "after a move, worst"), ("worst", "any, worst")):
+                t = r[key]
+                if t is None:
+                    continue
+                against = "view %d, marks %d, paint %d, limit %d, write %d us" % tuple(
+                    t[p] for p in ("view", "marks", "paint", "limit", "write"))
+                if key == "worst_move":
+                    m = r["mean_move"]
+                    against += "; mean %d us (view %d, marks %d) of %d, %d with a collection " \
+                        "left out" % (m["tick"], m["view"], m["marks"], r["move_redraws"],
+                                      r["collections"])
+                if r["pixels"] == 256:
+                    against += "; %s" % redraw_verdict(t["tick"])
+                rows.append(("%s, %s, %d px: redraw tick %s (us)" % (label, game, r["pixels"],
+                                                                      what),
+                             t["tick"], "ordinary Python", "%d", against))
+    return rows
+
+
+def redraw_verdict(us):
+    """A 256 px redraw tick against its 5 ms, on a real Pico."""
+    real = calibration.on_a_pico(us, "ordinary Python")
+    ratio = real / REDRAW_256_TARGET_US
+    return "target 5 ms on a Pico %s %.2fx" % ("met:" if ratio <= 1 else "MISSED:", ratio)
 
 
 def flash_rows(run, tmp, uf2, profile):
@@ -256,7 +296,7 @@ def measure(run, tmp, parts, uf2, frozen):
     if "flash" in parts:
         rows += flash_rows(run, tmp, uf2, profile)
     first = hello = heaps = None
-    if any(p in parts for p in ("chip", "render", "heaps", "gatenkaas")):
+    if any(p in parts for p in ("chip", "render", "redraw", "heaps", "gatenkaas")):
         board = flashed(run, tmp, uf2)
         if "chip" in parts:
             chip, first, hello = chip_rows(run, board, profile)
@@ -267,6 +307,8 @@ def measure(run, tmp, parts, uf2, frozen):
         if "render" in parts:
             with run.step("render_on_vm.py", board):
                 rows += render_rows(run, board)
+        if "redraw" in parts:
+            rows += redraw_rows(run, board)
         if "heaps" in parts:
             heaps = heap_rows(run, board)
             for label, _ in HEAP_GAMES:

@@ -4,8 +4,8 @@ off for the whole wire time), at 64 and 256 pixels, against the WS2812 wire time
 
     python tests/bench/bench_pico_leds.py
 
-The emulator errs fast for code run from flash (real/emulated about 1.5 for ordinary Python);
-the wire time is the PIO's own, on the chip's clock, and does not err.
+A real Pico's CPU time is the emulated one times cheeseboard/pico/calibration.py's factor for
+ordinary Python; the wire time is the PIO's own, on the chip's clock, and does not err.
 """
 
 import shutil
@@ -18,24 +18,24 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from vboard import VBoard  # noqa: E402
 
+from cheeseboard.pico import calibration  # noqa: E402
 from cheeseboard.uf2 import build_uf2  # noqa: E402
 
-CALIBRATION = 1.5  # real Pico / emulated, ordinary Python (docs/pico.md)
+CALIBRATION = calibration.factor("ordinary Python")  # real Pico / emulated (docs/pico.md)
 CPU_TARGET = 0.1  # a write's CPU time against its wire time, on a real Pico
 IRQ_OFF_TARGET_US = 100  # the longest interrupts may stay masked
 HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py",
              "hal/wire_order.py")
 
-# On the chip: a driver's frame write at n pixels, its least CPU time of three (each after the
-# previous frame has left the wire), then the chip's clock (ms) when it was done.
+# On the chip: a backend's frame write (its show()) at n pixels, its least CPU time of three
+# (each after the previous frame has left the wire), then the chip's clock (ms) when it was done.
 ON_CHIP = """
 import time
 from cheesefw.hal import rp2, micropython
-def make(driver, n):
-    if driver == "rp2":
-        return rp2.Ws2812Chain(2, n, (1, 0, 2)).write  # the rp2 backend's _transmit
-    return micropython.Board({"led": {"pin": 2, "count": n}, "buttons": {}, "die": [],
-                              "seats": [], "status": 0})._transmit
+def make(driver, n):  # the backend's show(), as the App calls it
+    board = rp2.Board if driver == "rp2" else micropython.Board
+    return board({"led": {"pin": 2, "count": n, "order": "GRB"}, "buttons": {}, "die": [],
+                  "seats": [], "status": 0}).show
 frame = bytearray(3 * %(n)d)
 write = make(%(driver)r, %(n)d)
 best = None
@@ -77,7 +77,7 @@ def main():
                     for n in (64, 256)]
         finally:
             board.stop()
-    print("frame write, emulated Pico (chip time; a real Pico about x%.1f for the CPU's part)"
+    print("frame write, emulated Pico (chip time; a real Pico about x%.2f for the CPU's part)"
           % CALIBRATION)
     print("%6s %8s  %-34s %-29s %s" % ("pixels", "wire us", "PIO+DMA: CPU us, irq off us",
                                         "neopixel: CPU us, irq off us", "targets"))

@@ -81,7 +81,7 @@ canvas = render.new_frame(count)
 
 
 def render_limit():
-    scene.painter._marks_drawn = None  # drawn whole: not from the marks the painter kept
+    scene.painter._marked = None  # drawn whole: not from the marks the painter kept
     scene.painter.paint(canvas, view, board.now, scene.players, offer)
     limiter.limit(canvas, out)
 

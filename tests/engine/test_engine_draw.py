@@ -183,3 +183,36 @@ def test_each_space_shows_what_the_view_puts_there_in_any_order():
     v = view(marks=marks, pieces=pieces, blink=["b"])
     assert lit(v, BLINK_MS) == [PALETTE["0"], cheese, PALETTE["1"], target, target]
     assert lit(v, 0) == both
+
+
+def test_a_tumbling_die_draws_its_pixels_alone_and_the_frame_is_as_drawn_anew():
+    from cheesefw.engine.play import ROLL_MS
+
+    table = CpuTable(MemoryBoard(seed=5))
+    choose_options(table, "gouda", {"players": 2})
+    for _ in range(100):  # the mice placed, up to the first roll
+        if table.state()["wait"] == "roll":
+            break
+        table.press("ok")
+    table.wait(1)
+    table.press("roll")
+    play = table.engine.scene
+    assert play.wait == "rolling"
+    painted = []
+    paint = play.painter.paint
+    play.painter.paint = lambda *args: painted.append(args[2]) or paint(*args)
+    whole = 0  # the ticks that painted the whole board
+    for _ in range(ROLL_MS // 10 - 10):  # ticks of the main loop, while the die tumbles
+        table.board.now += 10
+        play.update(table.board.now)
+        before = len(painted)
+        table.engine.draw(table.frame)
+        whole += len(painted) > before
+        anew = bytearray(len(table.frame))
+        play._drawn_into = None  # (drawn whole, into a frame of its own)
+        table.engine.draw(anew)
+        play._drawn_into = table.frame
+        assert table.frame == anew
+    # only where a blink or a colour's turn fell: not at each tick, nor at each 70 ms step
+    assert 0 < whole < (ROLL_MS - 100) // 70
+    assert play.wait == "rolling"

@@ -24,6 +24,7 @@ from cheesefw import const
 
 WHITE = b"\xff\xff\xff"
 OFF = b"\x00\x00\x00"
+_SPACE = const(32)  # b" "[0]: between the packed map's ids
 BLINK_MS = 250  # half a blink period
 CYCLE_MS = 600  # how long each colour shows on a crowded space
 
@@ -44,7 +45,10 @@ class PackedMap:
 
     def __init__(self, spaces):
         names = sorted(spaces)
-        self.names = " ".join(names)
+        # Bytes, not a str: MicroPython finds a str's character at an index by walking it from
+        # the start (it may hold UTF-8), so every find, count and index of the search below
+        # cost a walk of the whole string (about 0.3 ms a piece on a Pico); bytes index at once.
+        self.names = " ".join(names).encode()
         total = sum(len(spaces[name]) for name in names)
         wide = total > 255 or any(p > 255 for name in names for p in spaces[name])
         # Filled in place, without a list of every pixel first (that list is the big allocation
@@ -63,17 +67,17 @@ class PackedMap:
         names = self.names
         start = 0
         while start < len(names):
-            end = names.find(" ", start)
+            end = names.find(b" ", start)
             if end < 0:
                 end = len(names)
-            yield names[start:end]
+            yield names[start:end].decode()
             start = end + 1
 
     def index(self, space):
         """The place of space among the sorted ids, or -1 when the map has no such space.
         Found by the string's own search and count (C on the board), not id by id."""
         at = self._find(space, 0)
-        return self.names.count(" ", 0, at) if at >= 0 else -1
+        return self.names.count(b" ", 0, at) if at >= 0 else -1
 
     def places(self, items):
         """(place, item) for each of `items` (each led by a space id, sorted as the ids are)
@@ -83,7 +87,7 @@ class PackedMap:
         for item in items:
             at = self._find(item[0], pos)
             if at >= 0:
-                q += self.names.count(" ", pos, at)
+                q += self.names.count(b" ", pos, at)
                 pos = at
                 yield q, item
 
@@ -95,10 +99,11 @@ class PackedMap:
         """Where id `space` begins in the ids at or after pos (a whole id, not a part of
         one: "a1" is not found in "a10"), or -1."""
         names = self.names
+        space = space.encode()
         at = names.find(space, pos) if space else -1
         while at >= 0:
             end = at + len(space)
-            if (at == 0 or names[at - 1] == " ") and (end == len(names) or names[end] == " "):
+            if (at == 0 or names[at - 1] == _SPACE) and (end == len(names) or names[end] == _SPACE):
                 return at
             at = names.find(space, end)
         return -1
@@ -161,12 +166,11 @@ class Painter:
                                         else palette[key])
             if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
                 self.rgb[int(key)] = rgb
-                self.dim[key] = bytes(c // 8 for c in rgb)
+                self.dim[int(key)] = bytes(c // 8 for c in rgb)  # (by the seat: no str())
         self._bare = None  # the frame every paint starts from (_bare_board)
-        # The last marks drawn on the bare board, and the list they were drawn from: a redraw
-        # with the same list (engine.play keeps a view until the game moves) starts from them.
+        # (the marks' list, the bare board with them drawn): a redraw with the same list
+        # (engine.play keeps a view until the game moves), or an equal one, starts from them.
         self._marked = None
-        self._marks_drawn = None
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
     def pixels_of(self, space):
@@ -191,13 +195,16 @@ class Painter:
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
         marks = view["marks"]
-        if marks is self._marks_drawn and len(self._marked) == len(frame):
-            frame[:] = self._marked
+        marked = self._marked
+        if marked is not None and (marks is marked[0] or marks == marked[0]) \
+                and len(marked[1]) == len(frame):
+            frame[:] = marked[1]
+            if marks is not marked[0]:  # a move that left them as they were (compared in C)
+                self._marked = (marks, marked[1])
         else:
             self._marks(frame, marks)
-            self._marked = None  # (its heap back first)
-            self._marked = bytes(frame)
-            self._marks_drawn = marks
+            marked = self._marked = None  # (its heap back first)
+            self._marked = (marks, bytes(frame))
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
         owners = []  # the owners on one space, each once (equal owners are adjacent: sorted)
@@ -376,8 +383,7 @@ class Painter:
 
     def _seats(self, frame, turn, blink_on, players):
         for seat in range(min(players, len(self.seats))):
-            key = str(seat)
             if seat == turn:
-                _set(frame, self.seats[seat], self.colour(key) if blink_on else OFF)
+                _set(frame, self.seats[seat], self.colour(seat) if blink_on else OFF)
             else:
-                _set(frame, self.seats[seat], self.dim.get(key, OFF))
+                _set(frame, self.seats[seat], self.dim.get(seat, OFF))

@@ -118,6 +118,7 @@ class Play:
         self.peeking = False  # _PEEK is held
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
+        self._drawn_into = None  # the frame it was drawn into
         # The game's view as last made, for the state and the number of moves it was made at:
         # a redraw that only blinks or cycles draws it again (a view is a slow board's
         # largest piece of a redraw, and the painter keeps its marks drawn: draw.Painter).
@@ -462,7 +463,15 @@ class Play:
         return self._view
 
     def draw(self, frame):
-        self._shown_at = self._animation_step(self.now)
+        step = self._animation_step(self.now)
+        shown, self._shown_at = self._shown_at, step
+        if frame is self._drawn_into and self.wait == _ROLLING and shown is not None \
+                and shown[4] == _ROLLING and shown[:2] == step[:2] and shown[3:] == step[3:]:
+            # Only the tumbling die moved since frame was drawn (no move is made while the die
+            # tumbles): its pixels alone, the same frame as drawn anew.
+            self.painter.tumble(frame, self.now)
+            return
+        self._drawn_into = frame
         view = self._game_view()
         offer = None
         seat = None
