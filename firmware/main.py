@@ -46,6 +46,26 @@ def runnable(slot):
     return True
 
 
+def cut_short(slot):
+    # The first compiled module of a sealed slot not at the size its manifest gives
+    # ("manifest.json" when it has none that can be read), or None. Such a module is never
+    # imported: MicroPython's importer reads on past a .mpy's end for ever, and the board would
+    # say nothing. Checked once a boot, not at each read_state (a game's heap may have no room
+    # for the manifest); sizes only, as a digest of every module would cost a boot seconds.
+    if slot == "frozen":
+        return None  # (its modules are in MicroPython's own firmware)
+    name = "manifest.json"
+    try:
+        with open(slot + "/manifest.json") as f:
+            files = json.loads(f.read(16384))["files"]  # (7.5 KB today)
+        for name in files:
+            if name.endswith(".mpy") and os.stat(slot + "/" + name)[6] != files[name][0]:
+                return name
+    except Exception:  # one not JSON, a module gone
+        return name
+    return None
+
+
 def write_state(state):
     # Write, then rename over the old: a power cut leaves one or the other, whole.
     with open(STATE + ".new", "w") as f:
@@ -80,10 +100,12 @@ def put_slot_on_path(state):
 
 
 state = read_state()
+if state and cut_short(state["active"]):
+    state = None  # its slot is not whole: made again from the whole slots
 if not state and ("slot_a" in os.listdir() or "slot_b" in os.listdir()):
     import recover  # slot.json unreadable beside the slots: made again (rare: not resident)
 
-    state = recover.repaired_state(write_state)
+    state = recover.repaired_state(write_state, cut_short, read_state)
 put_slot_on_path(state)
 if on_trial(state):
     import recover

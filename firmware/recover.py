@@ -100,18 +100,24 @@ def fell(e, read_state, write_state):
     restart()
 
 
-def repaired_state(write_state):
+def repaired_state(write_state, cut_short, read_state):
     """slot.json made again when it cannot be read (cut short, emptied, not an object, a
-    folder, gone) while slots are on the flash, the unreadable one kept as slot.json.bad: the
-    slot sealed last (its manifest's time) is active, on trial with the other as the way back
-    when that one is sealed too, since which was running is not known. None when no slot is
-    sealed."""
+    folder, gone, naming a slot not whole) while slots are on the flash, the unreadable one
+    kept as slot.json.bad: the whole slot sealed last (its manifest's time) is active, on trial
+    with the other as the way back when that one is whole too, since which was running is not
+    known. None when no slot is sealed; where a sealed slot has a module cut short (main.py's
+    cut_short) and none is whole, the loader answers hello and state with the reason."""
     sealed = []
+    why = None
     for slot in ("slot_a", "slot_b"):
-        try:
+        cut = cut_short(slot)
+        if not cut:
             sealed.append((os.stat(slot + "/manifest.json")[8], slot))
-        except OSError:
-            pass
+        elif cut != "manifest.json":
+            why = why or "%s/%s is cut short (not the size its manifest gives)" % (slot, cut)
+    if not sealed and why:
+        stranded(why, read_state)
+        raise SystemExit  # the console closed: nobody left to answer (the unix port's stdin)
     if not sealed:
         return None
     sealed.sort()

@@ -7,6 +7,7 @@ Written in the MicroPython subset; it allocates one list of pixel owners and,
 one game at a time, that game's rule table.
 """
 
+import gc
 import json
 
 from cheesefw.hal.base import read_file
@@ -27,12 +28,18 @@ def space_ids(rules):
 
 def read_rules(game):
     """The rule table on the board's flash (the synced one, else the firmware's own, as a game
-    start reads them), or None when the board has no such game."""
+    start reads them), or None when the board has no such game. MemoryError naming the file
+    when the heap held none of them: a table there is no table missing."""
+    short = None
     for name in rules_files(game):
         try:
             return json.loads(read_file(name) or "")
-        except (ValueError, MemoryError):  # missing, too large, not JSON, nested too deep
+        except ValueError:  # missing, too large, not JSON
             pass
+        except MemoryError:  # (or nested too deep for the heap)
+            short = short or name
+    if short:
+        raise MemoryError("out of memory loading " + short)
     return None
 
 
@@ -44,6 +51,12 @@ def check(profile, rules_for=read_rules):
     except (KeyError, TypeError, ValueError) as e:
         # A field missing or of the wrong type deeper than the checks look.
         errors.append("profile: malformed (%s: %s)" % (type(e).__name__, e))
+    except MemoryError as e:  # no heap to check with: no fault of the profile's, and said so
+        e = str(e)
+        if not e.startswith("out of memory"):  # the VM's own "memory allocation failed, ..."
+            e = "out of memory checking the profile (%s)" % e
+        gc.collect()  # (the free heap once the failed step's garbage is gone; CPython: 0)
+        errors.append("%s: %d B free" % (e, getattr(gc, "mem_free", int)()))
     return errors
 
 

@@ -1,7 +1,8 @@
 """Reliability under attack, counted (docs/benchmarks.md's figures): each case bounded.
 
     make bench        (or: python tests/bench/bench_reliability.py [--cuts N] [--resets N]
-                       [--tables N] [--requests N] [--files 0] [--interrupts N] [--jobs N];
+                       [--tables N] [--requests N] [--files 0] [--modules 0] [--interrupts N]
+                       [--jobs N];
                        a count of 0 leaves a part out)
 
 - resets of the virtual board from its side channel, at the REPL and in a game: `hello`
@@ -17,6 +18,8 @@
 - corrupted flash files: every file the board keeps, each corrupted every way
   (tests/flash/test_flash_files.py's matrix), on a board with a game in progress: the board answers
   its program (not left at the REPL), and the game goes on where its journal was whole;
+- compiled modules cut short: every .mpy of a flashed slot cut in half in turn, no other slot:
+  the board answers `hello` naming the file (MicroPython's importer would hang on it);
 - Ctrl-Cs on the way to the raw REPL, the flash's first step (`Link.enter`), half on blank
   boards and half on a running firmware, --jobs boards at a time, the clock running free as
   the flash tests': each board answers `print(6*7)`, and the Ctrl-Cs the VM had to get as
@@ -187,6 +190,34 @@ def flash_files(tmp):
     return len(MATRIX), silent, whole, lost
 
 
+def cut_modules(tmp):
+    """(modules, boards that did not answer hello naming the cut file): each .mpy of a flashed
+    slot cut in half in turn."""
+    from cheeseboard import paths
+    from cheeseboard.sim import flash as simflash
+
+    whole = tmp / "modules"
+    simflash.install_firmware(whole, paths.load_profile("pico"))
+    modules = sorted(p.relative_to(whole) for p in (whole / "slot_a").rglob("*.mpy"))
+    silent = 0
+    for i, module in enumerate(modules):
+        folder = tmp / ("modules%d" % i)
+        shutil.copytree(whole, folder)
+        data = (folder / module).read_bytes()
+        (folder / module).write_bytes(data[: len(data) // 2])
+        board = VBoard(folder)
+        try:
+            fault = board.wait_protocol(timeout=60).get("fault", "")
+            if str(module) not in fault:
+                raise ValueError("hello without the file: %r" % fault)
+        except Exception as e:
+            silent += 1
+            print("%s cut: %s" % (module, e), file=sys.stderr, flush=True)
+        finally:
+            board.stop()
+    return len(modules), silent
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cuts", type=int, default=100)
@@ -194,6 +225,7 @@ def main():
     p.add_argument("--tables", type=int, default=5000)
     p.add_argument("--requests", type=int, default=2000)
     p.add_argument("--files", type=int, default=1, help="0 leaves the corrupted files out")
+    p.add_argument("--modules", type=int, default=1, help="0 leaves the cut modules out")
     p.add_argument("--interrupts", type=int, default=200)
     p.add_argument("--jobs", type=int, default=1, help="flash-cut and Ctrl-C boards at a time")
     args = p.parse_args()
@@ -216,6 +248,9 @@ def main():
         rows.append(("corrupted flash files, a game in progress", "%d cases" % cases,
                      "%d boards left at the REPL; %d games lost of %d whose journal was whole"
                      % (silent, lost, whole)))
+        modules, unnamed = cut_modules(tmp) if args.modules else (0, 0)
+        rows.append(("compiled modules cut in half, no other slot", "%d modules" % modules,
+                     "%d boards silent or not naming the file" % unnamed))
         ok = resets(args.resets, tmp) if args.resets else 0
         rows.append(("side-channel resets, half at the REPL, half in the menu",
                      "%d of %d answered" % (ok, args.resets), "%d deadlocks" % (args.resets - ok)))
@@ -231,7 +266,8 @@ def main():
                                                  if failures else "")))
         print("(%.0f s)" % (time.monotonic() - t), file=sys.stderr)
     print_table("reliability (python tests/bench/bench_reliability.py)", rows)
-    print(json.dumps({"ok": not (crashes or hangs or bricks or restarts or silent or lost)
+    print(json.dumps({"ok": not (crashes or hangs or bricks or restarts or silent or lost
+                                 or unnamed)
                       and kept and agree == args.tables and answered == args.requests
                       and entered == args.interrupts}))
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from cheeseboard import paths
 from cheeseboard.rules.check import check_file
+from cheeseboard.scenario import files
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "scenario.schema.json"
 DEFAULT_SEED = 1
@@ -260,14 +261,13 @@ def _resolve(path, doc):
     table = None
     synced = []
     for i, f in enumerate(board.get("sync", [])):
-        f_path, table = _table_file(here / f, doc["game"], "board.sync.%d" % i, table)
+        f_path, table = _table_file(here, f, doc["game"], "board.sync.%d" % i, table)
         synced.append(f_path)
         names.palette = (table or {}).get("palette", names.palette)
     flash = None
     if "flash" in board:
-        flash = here / board["flash"]
-        if not flash.is_dir():
-            raise ScenarioError("board.flash: %s is not a folder" % flash)
+        flash = _confined("board.flash", files.flash_folder, here, board["flash"],
+                          _filesystem_bytes(profile))
     scenario = Scenario(path=path, name=doc["name"], game=doc["game"], profile=profile,
                         seed=board.get("seed", DEFAULT_SEED), flash=flash, sync=synced,
                         timeout_ms=_ms(board.get("timeout"), DEFAULT_TIMEOUT_MS, "board.timeout"))
@@ -276,7 +276,7 @@ def _resolve(path, doc):
         step = Step(n, kind, {})
         where = step.title()
         if kind == "sync":
-            f_path, new = _table_file(here / value, doc["game"], where, table)
+            f_path, new = _table_file(here, value, doc["game"], where, table)
             if new is not None and new.get("game", doc["game"]) == doc["game"]:
                 table = new
                 names.palette = new.get("palette", names.palette)
@@ -328,16 +328,30 @@ def _step_args(kind, value, names, where, here):
                                 % (where, value["line"], e)) from None
         return {"pattern": pattern, "within_ms": _within(value, where)}
     if kind == "snapshot":
-        name = Path(value)
-        if name.is_absolute() or ".." in name.parts:
-            raise ScenarioError("%s: expected a path under the scenario's folder (no leading / "
-                                "and no ..), got %r" % (where, value))
-        return {"file": here / name, "name": value}
+        return {"file": _confined(where, files.inside, here, value), "name": value}
     return {}  # power-cut, power-on, reset
 
 
-def _table_file(path, game, where, table):
-    """A rule table file to sync: (path, its table when it is this scenario's game's)."""
+def _confined(where, find, here, value, *bound):
+    """find(here, value, *bound): a path under the scenario's folder, or one line naming the
+    key (where) and the path."""
+    try:
+        return find(here, value, *bound)
+    except files.Refused as e:
+        raise ScenarioError("%s: %s" % (where, e)) from None
+
+
+def _filesystem_bytes(profile):
+    from cheeseboard.sim import flash as simflash
+
+    return simflash.FILESYSTEM.get(profile["platform"]) or files.MAX_FLASH_BYTES
+
+
+def _table_file(here, value, game, where, table):
+    """A rule table file to sync, a path under here or {shipped: game}: (path, its table when
+    it is this scenario's game's)."""
+    max_bytes = paths.import_firmware("cheesefw.table_check").MAX_BYTES
+    path = _confined(where, files.table_file, here, value, max_bytes)
     problems = check_file(path)
     if problems:
         raise ScenarioError("%s: %s: %s" % (where, path, problems[0]))
