@@ -170,6 +170,8 @@ class SimLink:
         try:
             for line in self._sock.makefile("rb"):
                 self._take(line)
+        except ConnectionResetError:  # the simulator went with lines of ours unread: its end
+            pass
         except (OSError, ValueError):  # the link closed under the read
             if not self._closed:
                 raise
