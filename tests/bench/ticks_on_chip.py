@@ -24,8 +24,8 @@ from cheesefw.games import load
 TICK_MS = 10
 JOURNAL = "bench-journal.txt"
 # A tick's kind, bits: its board player thinks, it appends the journal, the heap was collected
-# in it (more free after than before), it wrote a frame.
-THINKS, APPENDS, COLLECTS, WRITES = 1, 2, 4, 8
+# in it (more free after than before), it wrote a frame, the game moved in it.
+THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16
 KEPT_US = 2000  # ticks at least this long are reported one by one (with their index)
 
 # (game, options, seats played by the board): every seat, at one level a run.
@@ -89,6 +89,7 @@ def run(a, board, ticks, kind_of=None):
     for i in range(ticks):
         board.start_tick(now)
         thinks = kind_of(a) if kind_of else 0
+        made = moves_of(a) if kind_of else 0
         appends = board.appends
         frames = board.frames
         free = gc.mem_free()
@@ -106,6 +107,8 @@ def run(a, board, ticks, kind_of=None):
             kind |= COLLECTS
         if board.frames != frames:
             kind |= WRITES
+        if kind_of and moves_of(a) != made:
+            kind |= MOVES
         lengths[i] = us
         kinds[i] = kind
         now += max(TICK_MS, (us + 999) // 1000)
@@ -161,6 +164,12 @@ def probe():
 def thinks(a):
     """THINKS while the game's board player is thinking."""
     return THINKS if getattr(a.scene.scene, "thinking", None) is not None else 0
+
+
+def moves_of(a):
+    """The number of moves the game has made (0 outside a game)."""
+    state = getattr(a.scene.scene, "state", None)
+    return len(state.history) if state is not None else 0
 
 
 def board_plays(game, options, seats, level, ticks, profile_name=None):
