@@ -76,6 +76,17 @@ def rows_of(result, label):
          "%d" % probe["collect_us"], "%d B of heap in use, %d B free"
          % (probe["in_use"], probe["free"])),
     ]
+    if "append_open_mean_us" in probe:
+        rows += [
+            ("a journal line appended: opened, written, closed, %s (us)" % label,
+             "%d" % probe["append_open_mean_us"], "mean of 40; worst %d us"
+             % probe["append_open_worst_us"]),
+            ("the same line to a file kept open, written and flushed, %s (us)" % label,
+             "%d" % probe["append_kept_mean_us"], "%.2fx; worst %d us (%.2fx)"
+             % (probe["append_kept_mean_us"] / (probe["append_open_mean_us"] or 1),
+                probe["append_kept_worst_us"],
+                probe["append_kept_worst_us"] / (probe["append_open_worst_us"] or 1))),
+        ]
     for name, run in sorted(result["games"].items()):
         long_ticks = run["long"]  # [index, us, kind] of each tick over 2 ms
         worst = max(long_ticks, key=lambda t: calibrated(t[1], t[2]), default=[0, run["worst_us"],

@@ -157,8 +157,38 @@ def probe():
     t0 = time.ticks_us()
     gc.collect()
     collect = time.ticks_diff(time.ticks_us(), t0)
-    return {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
-            "in_use": gc.mem_alloc(), "free": gc.mem_free()}
+    out = {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
+           "in_use": gc.mem_alloc(), "free": gc.mem_free()}
+    out.update(appends())
+    return out
+
+
+def appends(count=40):
+    """A journal line appended count times as the board does it (the file opened, appended,
+    closed) and to a file kept open, written and flushed a line at a time (LittleFS commits
+    at the flush): the mean and the worst of each, in us."""
+    line = '1b2c3d4e ["play", 2, "downgrade"]\n'
+    out = {}
+    for way in ("open", "kept"):
+        with open(JOURNAL, "w") as f:
+            f.write(line)
+        kept = open(JOURNAL, "a") if way == "kept" else None
+        times = []
+        for _ in range(count):
+            t0 = time.ticks_us()
+            if kept:
+                kept.write(line)
+                kept.flush()
+            else:
+                with open(JOURNAL, "a") as f:
+                    f.write(line)
+            times.append(time.ticks_diff(time.ticks_us(), t0))
+        if kept:
+            kept.close()
+        os.remove(JOURNAL)
+        out["append_%s_mean_us" % way] = sum(times) // count
+        out["append_%s_worst_us" % way] = max(times)
+    return out
 
 
 def thinks(a):
