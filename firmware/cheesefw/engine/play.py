@@ -349,8 +349,8 @@ class Play:
         a chance outcome (a die rolled, a card drawn or dealt), a power played in a window (its
         marker face up) or a move the game's optional reveals() says turned something over; a
         person's move (a seat the board does not play) can go back, with what follows it.
-        Returns reveals(): whether the move turned something over (None: the game does not
-        say)."""
+        Returns whether the move turned something over (the game's reveals(); None without
+        it)."""
         state = self.state
         player = state.current_player()
         at = len(state.history)
@@ -368,10 +368,10 @@ class Play:
         return turned
 
     def _apply(self, action, now):
-        # The game's view says what the move turned over, if anything; a game whose reveals()
-        # says nothing was is spared it here (a view is a slow board's largest piece of work:
-        # made in the redraw's tick instead).
-        turned = self._move(action) is not False and self._game_view().get("reveal")
+        # The game's view says what the move turned over, looked at only when its reveals()
+        # says something was (a view is a slow board's largest piece of work: the move's tick
+        # is spared it, the redraw's tick makes it).
+        turned = self._move(action) and self._game_view().get("reveal")
         self.journal.append(action)
         if turned:
             self.reveal = turned
