@@ -36,7 +36,7 @@ from cheeseboard.pico import calibration  # noqa: E402
 
 TICK_US = 10_000
 THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16  # a tick's kind (ticks_on_chip.py's)
-KIND_WORDS = ((THINKS, "while thinking"), (MOVES, "a move"), (APPENDS, "an append"),
+KIND_WORDS = ((THINKS, "thinks"), (MOVES, "a move"), (APPENDS, "an append"),
               (COLLECTS, "a collection"), (WRITES, "a frame written"))
 PICO16 = "/bench-pico16.json"  # Gatenkaas's 16x16 profile, copied onto the board
 

@@ -101,6 +101,8 @@ def run(a, board, ticks, kind_of=None):
                 idle(TICK_MS - used)
         us = time.ticks_diff(time.ticks_us(), t0)
         kind = thinks
+        if getattr(a.scene.scene, "_waited", False):
+            kind &= ~THINKS  # (its thinking waited for the tick's redraw)
         if board.appends != appends:
             kind |= APPENDS
         if gc.mem_free() > free:
@@ -192,7 +194,8 @@ def appends(count=40):
 
 
 def thinks(a):
-    """THINKS while the game's board player is thinking."""
+    """THINKS while the game's board player is thinking (at the tick's start; run() takes it off
+    a tick whose thinking waited for its redraw)."""
     return THINKS if getattr(a.scene.scene, "thinking", None) is not None else 0
 
 
