@@ -1,6 +1,6 @@
 """Every tick's length on an emulated Pico, the board playing every seat of every game.
 
-    python tests/bench/bench_ticks.py [TICKS [files|frozen]]
+    python tests/bench/bench_ticks.py [TICKS [files|frozen] [GAMES]]   (GAMES: kitchen,katz)
                         (make bench: 1000 ticks per game and level, both ways)
 
 MicroPython's rp2 port on rp2040js (`cheeseboard uf2`'s UF2s), once with the firmware flashed as
@@ -26,21 +26,37 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "support"))
 sys.path.insert(0, str(HERE))
 
-from bench_pico import on_chip, pico_uf2s  # noqa: E402
+from bench_pico import pico_uf2s  # noqa: E402
 from flashing import flash  # noqa: E402
+from pico_run import PicoRun  # noqa: E402
 from table import print_table  # noqa: E402
-from vboard import VBoard  # noqa: E402
 
 from cheeseboard.paths import load_profile  # noqa: E402
 from cheeseboard.pico import calibration  # noqa: E402
 
 TICK_US = 10_000
-THINKS, APPENDS, COLLECTS, WRITES = 1, 2, 4, 8  # a tick's kind (ticks_on_chip.py's bits)
+THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16  # a tick's kind (ticks_on_chip.py's)
+KIND_WORDS = ((THINKS, "thinks"), (MOVES, "a move"), (APPENDS, "an append"),
+              (COLLECTS, "a collection"), (WRITES, "a frame written"))
 PICO16 = "/bench-pico16.json"  # Gatenkaas's 16x16 profile, copied onto the board
 
 
 def calibrated(us, kind):
     return calibration.on_a_pico(us, "search" if kind & THINKS else "ordinary Python")
+
+
+def kind_words(kind):
+    """A tick's kind in words: what happened in it."""
+    return " + ".join(w for bit, w in KIND_WORDS if kind & bit) or "none of these"
+
+
+def longest_by_kind(long_ticks):
+    """The longest tick of each kind, longest first: "kind us", the 3 longest kinds."""
+    worst = {}
+    for _, us, kind in long_ticks:
+        worst[kind] = max(worst.get(kind, 0), us)
+    ranked = sorted(worst.items(), key=lambda kv: -kv[1])[:3]
+    return "; ".join("%s %d us" % (kind_words(k), us) for k, us in ranked)
 
 
 def rows_of(result, label):
@@ -60,6 +76,17 @@ def rows_of(result, label):
          "%d" % probe["collect_us"], "%d B of heap in use, %d B free"
          % (probe["in_use"], probe["free"])),
     ]
+    if "append_open_mean_us" in probe:
+        rows += [
+            ("a journal line appended: opened, written, closed, %s (us)" % label,
+             "%d" % probe["append_open_mean_us"], "mean of 40; worst %d us"
+             % probe["append_open_worst_us"]),
+            ("the same line to a file kept open, written and flushed, %s (us)" % label,
+             "%d" % probe["append_kept_mean_us"], "%.2fx; worst %d us (%.2fx)"
+             % (probe["append_kept_mean_us"] / (probe["append_open_mean_us"] or 1),
+                probe["append_kept_worst_us"],
+                probe["append_kept_worst_us"] / (probe["append_open_worst_us"] or 1))),
+        ]
     for name, run in sorted(result["games"].items()):
         long_ticks = run["long"]  # [index, us, kind] of each tick over 2 ms
         worst = max(long_ticks, key=lambda t: calibrated(t[1], t[2]), default=[0, run["worst_us"],
@@ -77,49 +104,46 @@ def rows_of(result, label):
             "%s, %s: longest tick (us)" % (name, label), "%d" % worst[1],
             "%.0f us calibrated (%s; %.0fx the idle tick); late: %d emulated, %d calibrated of "
             "%d ticks (%.1f in 1,000), %d moves; the worst tick with a journal append %d us, "
-            "ticks after one late: %d; target %s"
-            % (worst_cal, "thinking" if worst[2] & THINKS else "no thinking", worst[1] / base,
+            "ticks after one late: %d; longest by kind: %s; target %s"
+            % (worst_cal, kind_words(worst[2]), worst[1] / base,
                late_emulated, len(late), run["ticks"], per_1000, run["moves"],
-               max([t[1] for t in appends], default=0), after_append, verdict)))
+               max([t[1] for t in appends], default=0), after_append,
+               longest_by_kind(long_ticks), verdict)))
     return rows
 
 
-def run_on(board, ticks):
-    board.release_console()
+def run_on(run, board, ticks, games):
     pico16 = Path(tempfile.mkdtemp(prefix="bench-ticks-")) / "pico16.json"
     pico16.write_text(json.dumps(load_profile("pico16")))
-    copy = board.mpremote("cp", str(pico16), ":" + PICO16, timeout=300)
-    assert copy.returncode == 0, copy.stderr
-    board.reopen_console()
-    return on_chip(board, "ticks_on_chip.py", str(ticks), PICO16)
+    with run.step("the pico16 profile copied", board):
+        run.mpremote(board, "cp", str(pico16), ":" + PICO16)
+    with run.step("ticks_on_chip.py", board):
+        return run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games)
 
 
 def main():
     ticks = int(sys.argv[1]) if sys.argv[1:] else 1000
-    ways = sys.argv[2:] or ["files", "frozen"]
-    uf2, frozen = pico_uf2s()
+    ways = [w for w in sys.argv[2:] if w in ("files", "frozen")] or ["files", "frozen"]
+    games = [w for w in sys.argv[2:] if w not in ("files", "frozen")][:1]  # e.g. kitchen,katz
+    uf2, frozen = pico_uf2s(ways)
     if not uf2:
         return 0
-    if "frozen" not in ways:
-        frozen = None
     rows = []
-    with tempfile.TemporaryDirectory(prefix="bench-ticks-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-ticks-") as tmp, PicoRun() as run:
         if "files" in ways:
-            board = VBoard(Path(tmp) / "files.bin", target="pico", uf2=uf2)
-            try:
+            board = run.board(Path(tmp) / "files.bin", uf2=uf2)
+            with run.step("flash as .mpy files", board):
                 result = flash(board, profile="pico")
                 assert result.outcome == "up", result.error
-                rows += rows_of(run_on(board, ticks), "as .mpy files")
-            finally:
-                board.stop()
-        if frozen:
-            board = VBoard(Path(tmp) / "frozen.bin", target="pico", uf2=frozen)
-            try:
+            rows += rows_of(run_on(run, board, ticks, games), "as .mpy files")
+            board.stop()
+        if "frozen" in ways and frozen:
+            board = run.board(Path(tmp) / "frozen.bin", uf2=frozen)
+            with run.step("the frozen UF2's boot", board):
                 board.link.wait_frame(0, timeout=120)
                 board.wait_protocol(timeout=60)
-                rows += rows_of(run_on(board, ticks), "frozen")
-            finally:
-                board.stop()
+            rows += rows_of(run_on(run, board, ticks, games), "frozen")
+            board.stop()
     print_table("emulated Pico, every tick, the board on every seat (XIP cache modelled; "
                 "calibrated: x%.2f, x%.2f while thinking)"
                 % (calibration.factor("ordinary Python"), calibration.factor("search")), rows)

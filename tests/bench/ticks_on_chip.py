@@ -24,8 +24,8 @@ from cheesefw.games import load
 TICK_MS = 10
 JOURNAL = "bench-journal.txt"
 # A tick's kind, bits: its board player thinks, it appends the journal, the heap was collected
-# in it (more free after than before), it wrote a frame.
-THINKS, APPENDS, COLLECTS, WRITES = 1, 2, 4, 8
+# in it (more free after than before), it wrote a frame, the game moved in it.
+THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16
 KEPT_US = 2000  # ticks at least this long are reported one by one (with their index)
 
 # (game, options, seats played by the board): every seat, at one level a run.
@@ -89,6 +89,7 @@ def run(a, board, ticks, kind_of=None):
     for i in range(ticks):
         board.start_tick(now)
         thinks = kind_of(a) if kind_of else 0
+        made = moves_of(a) if kind_of else 0
         appends = board.appends
         frames = board.frames
         free = gc.mem_free()
@@ -100,12 +101,16 @@ def run(a, board, ticks, kind_of=None):
                 idle(TICK_MS - used)
         us = time.ticks_diff(time.ticks_us(), t0)
         kind = thinks
+        if getattr(a.scene.scene, "_waited", False):
+            kind &= ~THINKS  # (its thinking waited for the tick's redraw)
         if board.appends != appends:
             kind |= APPENDS
         if gc.mem_free() > free:
             kind |= COLLECTS
         if board.frames != frames:
             kind |= WRITES
+        if kind_of and moves_of(a) != made:
+            kind |= MOVES
         lengths[i] = us
         kinds[i] = kind
         now += max(TICK_MS, (us + 999) // 1000)
@@ -154,13 +159,50 @@ def probe():
     t0 = time.ticks_us()
     gc.collect()
     collect = time.ticks_diff(time.ticks_us(), t0)
-    return {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
-            "in_use": gc.mem_alloc(), "free": gc.mem_free()}
+    out = {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
+           "in_use": gc.mem_alloc(), "free": gc.mem_free()}
+    out.update(appends())
+    return out
+
+
+def appends(count=40):
+    """A journal line appended count times as the board does it (the file opened, appended,
+    closed) and to a file kept open, written and flushed a line at a time (LittleFS commits
+    at the flush): the mean and the worst of each, in us."""
+    line = '1b2c3d4e ["play", 2, "downgrade"]\n'
+    out = {}
+    for way in ("open", "kept"):
+        with open(JOURNAL, "w") as f:
+            f.write(line)
+        kept = open(JOURNAL, "a") if way == "kept" else None
+        times = []
+        for _ in range(count):
+            t0 = time.ticks_us()
+            if kept:
+                kept.write(line)
+                kept.flush()
+            else:
+                with open(JOURNAL, "a") as f:
+                    f.write(line)
+            times.append(time.ticks_diff(time.ticks_us(), t0))
+        if kept:
+            kept.close()
+        os.remove(JOURNAL)
+        out["append_%s_mean_us" % way] = sum(times) // count
+        out["append_%s_worst_us" % way] = max(times)
+    return out
 
 
 def thinks(a):
-    """THINKS while the game's board player is thinking."""
+    """THINKS while the game's board player is thinking (at the tick's start; run() takes it off
+    a tick whose thinking waited for its redraw)."""
     return THINKS if getattr(a.scene.scene, "thinking", None) is not None else 0
+
+
+def moves_of(a):
+    """The number of moves the game has made (0 outside a game)."""
+    state = getattr(a.scene.scene, "state", None)
+    return len(state.history) if state is not None else 0
 
 
 def board_plays(game, options, seats, level, ticks, profile_name=None):

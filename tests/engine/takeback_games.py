@@ -19,8 +19,9 @@ from cheesefw.games import CHANCE, PASS, REACTION, load
 
 
 class Flash:
-    """The board's flash: each file a list of the texts written to it (a journal is all it
-    holds here; a list, so that a long game's journal needs no block of its whole size)."""
+    """The board's flash: each file a list of the lines written to it (a journal is all it
+    holds here; a list, so that a long game's journal needs no block of its whole size; a
+    line an item, however many lines one append writes: a deal's cards come in one)."""
 
     def __init__(self):
         self.files = {}
@@ -29,7 +30,7 @@ class Flash:
         self.files[name] = [bytes(data).decode()]
 
     def append_file(self, name, text):
-        self.files[name].append(text)
+        self.files[name].extend(text.splitlines(True))
 
     def open(self, name, mode="r"):
         if name not in self.files:

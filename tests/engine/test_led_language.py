@@ -145,7 +145,7 @@ def test_the_distance_check_catches_the_collisions_it_is_for():
 
 
 class Journal:
-    def append(self, action):
+    def append(self, *action):
         pass
 
     def replay(self, apply):

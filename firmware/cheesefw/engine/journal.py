@@ -89,9 +89,11 @@ class Journal:
         """Begin a new game's journal: header is {"game": ..., "options": ..., "seed": ...}."""
         self.board.write_file(self.name, _line(header).encode())
 
-    def append(self, move):
-        """Record one completed move (an action, JSON-able)."""
-        self.board.append_file(self.name, _line(move))
+    def append(self, *moves):
+        """Record completed moves (actions, JSON-able), a line each, in one write: a deal's
+        cards cost one append, not one each (an append opens the file: on LittleFS a walk of
+        its metadata). A power cut in the write keeps the whole lines before it."""
+        self.board.append_file(self.name, "".join([_line(move) for move in moves]))
 
     def header(self):
         """The game's header, or None when there is no intact journal."""

@@ -349,26 +349,31 @@ class Play:
         """Apply one action or chance outcome, noting what a takeback may undo: nothing before
         a chance outcome (a die rolled, a card drawn or dealt), a power played in a window (its
         marker face up) or a move the game's optional reveals() says turned something over; a
-        person's move (a seat the board does not play) can go back, with what follows it."""
+        person's move (a seat the board does not play) can go back, with what follows it.
+        Returns whether the move turned something over (the game's reveals(); None without
+        it)."""
         state = self.state
         player = state.current_player()
         at = len(state.history)
         self._keep_secret()
         state.apply_action(action)
         reveals = getattr(state, "reveals", None)
+        turned = reveals() if reveals is not None else None
         undo = self.undo
-        if player == CHANCE or (player == REACTION and action != PASS) or (
-                reveals is not None and reveals()):
+        if player == CHANCE or (player == REACTION and action != PASS) or turned:
             del undo[:]
         elif player >= 0 and player not in self.levels:
             undo.append(at)
             if len(undo) > _UNDO_KEPT:
                 undo.pop(0)
+        return turned
 
     def _apply(self, action, now):
-        self._move(action)
+        # The game's view says what the move turned over, looked at only when its reveals()
+        # says something was (a view is a slow board's largest piece of work: the move's tick
+        # is spared it, the redraw's tick makes it).
+        turned = self._move(action) and self._game_view().get("reveal")
         self.journal.append(action)
-        turned = self._game_view().get("reveal")
         if turned:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
@@ -380,12 +385,17 @@ class Play:
         self._advance(now)
 
     def _draw_chance(self, rolls):
-        """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal)."""
+        """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal),
+        and journal them in one append (a deal's cards: one open of the file, not one each),
+        before anything waits on a player."""
         state = self.state
+        moves = []
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
             self._move(outcome)  # (a deal is hidden there)
-            self.journal.append(outcome)
+            moves.append(outcome)
+        if moves:
+            self.journal.append(*moves)
 
     def _advance(self, now):
         """Settle on what the board waits for next; shuffles and deals happen at once."""

@@ -70,8 +70,8 @@ class _Journal:
             apply(line)
         return len(self.lines)
 
-    def append(self, move):
-        self.appended.append(move)
+    def append(self, *moves):
+        self.appended.extend(moves)
 
 
 FIRMWARE = ("cheesefw.engine.play", "cheesefw.engine.draw", "cheesefw.render", "cheesefw.games")
