@@ -16,6 +16,7 @@ Measured on this machine's cores, in wall seconds (that is the point: a test's v
 not depend on them). What it leaves out: the slow set (`make test-slow`).
 """
 
+import argparse
 import os
 import signal
 import subprocess
@@ -51,6 +52,8 @@ def run_suite(jobs, report, extra):
                    cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - began
     outcomes, times, reasons = {}, {}, {}
+    if not report.exists():  # pytest stopped before its report: a bad option, a usage error
+        raise SystemExit("bench_load: pytest wrote no report (its options: %s)" % " ".join(extra))
     for case in ET.parse(report).getroot().iter("testcase"):
         name = "%s::%s" % (case.get("classname"), case.get("name"))
         kinds = [child for child in case if child.tag in ("failure", "error", "skipped")]
@@ -104,15 +107,21 @@ def summary(outcomes):
         counts["passed"], counts["failure"], counts["error"], counts["skipped"])
 
 
+def options(argv):
+    parser = argparse.ArgumentParser(
+        prog="bench_load.py", description="the default suite, run after run beside a busy "
+        "loop per core and a second copy of its heaviest tests; the other options go to pytest")
+    parser.add_argument("--runs", type=int, default=10, help="busy runs (default 10)")
+    parser.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 1,
+                        help="pytest workers, 0 for one process (default: the cores + 1)")
+    parser.add_argument("--idle", action="store_true",
+                        help="one run on the idle machine first: the baseline for the times")
+    return parser.parse_known_args(argv)
+
+
 def main(argv):
-    runs, jobs, idle = 10, (os.cpu_count() or 1) + 1, False
-    while argv[:1] and argv[0] in ("--runs", "--jobs", "--idle"):
-        if argv[0] == "--idle":
-            idle, argv = True, argv[1:]
-        elif argv[0] == "--runs":
-            runs, argv = int(argv[1]), argv[2:]
-        else:
-            jobs, argv = int(argv[1]), argv[2:]
+    known, argv = options(argv)
+    runs, jobs, idle = known.runs, known.jobs, known.idle
     rows, failures, slowest, reasons = [], Counter(), {}, {}
     baseline = None
     loaded = []
@@ -120,6 +129,7 @@ def main(argv):
         if idle:
             baseline, outcomes, _, _ = run_suite(jobs, Path(tmp) / "idle.xml", argv)
             rows.append(("idle machine (baseline)", "%.0f s" % baseline, summary(outcomes)))
+            print("  ".join(rows[-1]), file=sys.stderr, flush=True)
         for i in range(runs):
             hogs, copy = start_load(), SecondCopy(tmp)
             try:
@@ -137,6 +147,7 @@ def main(argv):
             against = " (%.2fx idle)" % (seconds / baseline) if baseline else ""
             rows.append(("busy, run %d of %d" % (i + 1, runs), "%.0f s%s" % (seconds, against),
                          summary(outcomes)))
+            print("  ".join(rows[-1]), file=sys.stderr, flush=True)  # a long bench's progress
     rows.append(("tests that failed in any busy run", str(len(failures)),
                  "; ".join("%s (%d of %d)" % (k, n, runs) for k, n in failures.most_common())
                  or "none"))
