@@ -35,3 +35,25 @@ def test_bad_side_channel_requests_are_refused_and_the_client_kept(vboard):
     assert link.status()["on"]  # the same client, still served
     vboard.link.press("ok")  # and a good request still drives the board
     assert vboard.request("hello")["ok"] is True
+
+
+RUNS_REFUSED = ['{"op": "run", "for": 1e300}', '{"op": "run", "for": -1}',
+                '{"op": "run", "for": true}', '{"op": "run", "for": "x"}',
+                '{"op": "run", "for": NaN}', '{"op": "run"}']
+
+
+def test_a_run_past_what_the_boards_clock_holds_is_refused_and_the_board_lives_on(vboard):
+    """A run of 1e300 ms took the virtual clock there; the VM, which holds its clock in a
+    machine word, then died at every boot ("FATAL: uncaught NLR") until the simulator gave up
+    on it. A run is a time from 0 to a week."""
+    vboard.wait_protocol()
+    link = vboard.link
+    for n, line in enumerate(RUNS_REFUSED, 1):
+        link._sock.sendall((line + "\n").encode())
+        link._wait_wall(lambda s, n=n: len(errors(s)) >= n, 30, "the refusal of %s" % line)
+    said = [e["error"] for e in errors(link)]
+    assert all(e.startswith("run: expected a time in ms from 0 to ") for e in said), said
+    for line in ('{"op": "power_cut"}', '{"op": "run", "free": true}', '{"op": "power_on"}'):
+        link._sock.sendall((line + "\n").encode())
+    assert vboard.request("hello")["ok"] is True  # booted, and answers
+    assert not [e for e in link.events if e.get("ev") == "crash"]

@@ -53,6 +53,9 @@ INTERRUPT_GRACE = 2.0  # seconds a Ctrl-C waits for the VM's next wait before SI
 CLOCKS = ("real", "virtual")
 _HEX_DIGITS = re.compile(rb"[0-9a-f]*")  # an LED frame's, as the VM writes them (lowercase)
 RUN_UNTIL = ("frame", "event", "idle")  # what can end a run before its time is up
+# The longest run: a week of the board's time. The VM holds its clock in a machine word, so
+# the clock's time must stay a number it can hold, run after run (1e300 ms stopped it dead).
+RUN_LONGEST_MS = 7 * 24 * 3600 * 1000
 
 
 class VirtualBoard(PtyBoard):
@@ -128,8 +131,10 @@ class VirtualBoard(PtyBoard):
                 clock.run_free()
                 self._advance()
                 return {"now": clock.ms, "reason": "free"}
-            if ms is None or ms < 0:
-                raise BoardError("run: expected a time in ms (for) or free")
+            if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not (
+                    0 <= ms <= RUN_LONGEST_MS):  # (not NaN either)
+                raise BoardError("run: expected a time in ms from 0 to %d (for) or free"
+                                 % RUN_LONGEST_MS)
             end = clock.now + ms
             clock.horizon = end
             mark = (self._events, self.frame_seq)
