@@ -5,17 +5,37 @@ import json
 import socket
 import threading
 
+import pytest
+
 from cheeseboard.sim.control import SimLink
 
 
-def test_closing_a_link_the_board_still_talks_on_ends_its_reader_quietly(tmp_path):
+@pytest.fixture
+def thread_failures():
+    """What the threads raised while the test ran (checked at its end)."""
+    failures = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value)
+    yield failures
+    threading.excepthook = old_hook
+    assert not failures, failures
+
+
+@pytest.fixture
+def side_channel(tmp_path):
+    """(its path, the listening socket): a board's side channel, without the board."""
     path = tmp_path / "side.sock"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(str(path))
     server.listen(1)
-    failures = []
-    old_hook = threading.excepthook
-    threading.excepthook = lambda args: failures.append(args.exc_value)
+    yield path, server
+    server.close()
+
+
+def test_closing_a_link_the_board_still_talks_on_ends_its_reader_quietly(side_channel,
+                                                                         thread_failures):
+    path, server = side_channel
+    failures = thread_failures
     stop = threading.Event()
 
     def board():  # events as fast as the socket takes them, until the test is done
@@ -52,33 +72,20 @@ def test_closing_a_link_the_board_still_talks_on_ends_its_reader_quietly(tmp_pat
     finally:
         stop.set()
         server.shutdown(socket.SHUT_RDWR)  # (wakes the last board thread's accept)
-        server.close()
         talker.join(30)
-        threading.excepthook = old_hook
-    assert not failures, failures
 
 
-def test_a_board_gone_with_our_lines_unread_ends_the_reader_quietly(tmp_path):
+def test_a_board_gone_with_our_lines_unread_ends_the_reader_quietly(side_channel,
+                                                                    thread_failures):
     # A simulator stopped (or crashed) before it read what the client sent resets the link:
     # the board's end, as the end of its stream is, not a traceback on the client's thread.
-    path = tmp_path / "side.sock"
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(str(path))
-    server.listen(1)
-    failures = []
-    old_hook = threading.excepthook
-    threading.excepthook = lambda args: failures.append(args.exc_value)
-    try:
-        link = SimLink(path)
-        conn, _ = server.accept()
-        readers = [t for t in threading.enumerate() if t.name == "simlink"]
-        link.send(op="status")  # never read by the board
-        conn.close()  # with a line unread: the client's read is reset
-        for t in readers:
-            t.join(30)
-        assert not any(t.is_alive() for t in readers)
-        link.close()
-    finally:
-        server.close()
-        threading.excepthook = old_hook
-    assert not failures, failures
+    path, server = side_channel
+    link = SimLink(path)
+    conn, _ = server.accept()
+    readers = [t for t in threading.enumerate() if t.name == "simlink"]
+    link.send(op="status")  # never read by the board
+    conn.close()  # with a line unread: the client's read is reset
+    for t in readers:
+        t.join(30)
+    assert not any(t.is_alive() for t in readers)
+    link.close()
