@@ -202,7 +202,7 @@ class Painter:
             if marks is not marked[0]:  # a move that left them as they were (compared in C)
                 self._marked = (marks, marked[1])
         else:
-            self._marks(frame, marks)
+            self._marks(frame, marks)  # (from the last marks drawn, when it has them)
             marked = self._marked = None  # (its heap back first)
             self._marked = (marks, bytes(frame))
         # A view's "blink": spaces whose pieces blink (shown every other half period).
@@ -266,13 +266,49 @@ class Painter:
     def _marks(self, frame, marks):
         """The bare board, every space glowing faintly so the track stays visible, with the
         marks over it: sorted by space (the contract), found in the map by one search; the
-        spaces without one cost nothing. A space's first mark shows."""
+        spaces without one cost nothing. A space's first mark shows. With the last marks drawn
+        at hand (a move changes a few: a tile dealt, a cheese taken), only the spaces whose
+        marks differ are drawn again, over that frame: the same frame as drawn anew."""
         if self._bare is None or len(self._bare) != len(frame):
             self._bare = self._bare_board(len(frame))
-        frame[:] = self._bare
+        bare = self._bare
+        marks = _by_space(marks)
+        marked = self._marked
+        if marked is None or len(marked[1]) != len(frame):
+            frame[:] = bare
+        else:
+            frame[:] = marked[1]
+            # The spaces where the two lists differ, by one walk of both in the spaces' order:
+            # a space whose marks changed shows up in it, whichever list holds more of them.
+            old = _by_space(marked[0])
+            spaces = []
+            i = j = 0
+            while i < len(old) and j < len(marks):
+                a, b = old[i], marks[j]
+                if a is b or a == b:
+                    i += 1
+                    j += 1
+                elif a[0] < b[0]:
+                    spaces.append(a[0])
+                    i += 1
+                else:
+                    spaces.append(b[0])
+                    j += 1
+                    if a[0] == b[0]:
+                        i += 1
+            spaces.extend(a[0] for a in old[i:])
+            spaces.extend(b[0] for b in marks[j:])
+            # Those spaces bare again, then their marks over them (the rest stay as drawn).
+            pixels = self.map.pixels
+            for q, _ in self.map.places(sorted([s, None] for s in spaces)):
+                start, end = self.map.span(q)
+                for n in range(start, end):
+                    i = 3 * pixels[n]
+                    frame[i:i + 3] = bare[i:i + 3]
+            marks = [m for m in marks if m[0] in spaces]
         pixels = self.map.pixels
         shown = -1
-        for q, mark in self.map.places(_by_space(marks)):
+        for q, mark in self.map.places(marks):
             if q != shown:
                 shown = q
                 rgb = self.colour(mark[1])

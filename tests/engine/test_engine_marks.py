@@ -1,0 +1,40 @@
+"""A redraw after a move draws only the spaces whose marks changed, over the last marks drawn:
+over a whole game played by buttons, every frame of marks is the one drawn from the bare board."""
+
+import random
+
+import pytest
+from engine_driver import CpuTable, MemoryBoard, choose_options, load_profile, play_with_buttons
+
+
+@pytest.mark.parametrize("game, profile", [("kitchen", "pico"), ("katz", "pico"),
+                                           ("kalle", "pico"), ("gouda", "pico"),
+                                           ("gatenkaas", "pico16")])
+def test_marks_drawn_over_the_last_ones_are_the_frame_drawn_anew(game, profile):
+    table = CpuTable(MemoryBoard(seed=7, profile=load_profile(profile)))
+    choose_options(table, game, {})
+    painter = table.engine.scene.painter
+    marks_over_last = painter._marks
+    drawn = {"over the last": 0, "anew": 0}
+
+    def marks(frame, view_marks):
+        last = painter._marked
+        marks_over_last(frame, view_marks)
+        painter._marked = None  # the same marks, from the bare board
+        anew = bytearray(len(frame))
+        marks_over_last(anew, view_marks)
+        painter._marked = last
+        assert frame == anew
+        drawn["anew" if last is None else "over the last"] += 1
+
+    painter._marks = marks
+    press = table.press
+
+    def press_and_draw(name):  # a redraw after every press, as the board's tick makes one
+        press(name)
+        table.engine.draw(table.frame)
+
+    table.press = press_and_draw
+    rng = random.Random(3)
+    play_with_buttons(table, lambda s: rng.randrange(s["choices"]))
+    assert drawn["over the last"] > 0  # the game's redraws after a move took the new path
