@@ -38,3 +38,33 @@ def test_marks_drawn_over_the_last_ones_are_the_frame_drawn_anew(game, profile):
     rng = random.Random(3)
     play_with_buttons(table, lambda s: rng.randrange(s["choices"]))
     assert drawn["over the last"] > 0  # the game's redraws after a move took the new path
+
+
+@pytest.mark.parametrize("game", ["kitchen", "gatenkaas"])
+def test_a_view_that_keeps_its_last_marks_shows_what_a_state_made_anew_shows(game):
+    # The kitchen and Gatenkaas keep the last view's marks while the table stays as it was:
+    # at every step of a whole game, the view is the one a state rebuilt from its dict shows.
+    import json
+
+    from engine_driver import ROOT
+
+    from cheesefw.games import CHANCE, TERMINAL, load
+
+    module = load(game)
+    rules = json.loads((ROOT / ("firmware/rules/%s.json" % game)).read_text())
+    s = module.State(rules)
+    rng = random.Random(5)
+    kept = 0
+    for _ in range(2000):
+        if s.current_player() == TERMINAL:
+            break
+        if s.current_player() == CHANCE:
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+        last = s._marked
+        marks = s.view()["marks"]
+        kept += last is not None and marks is last[-1]
+        assert marks == module.State.from_dict(rules, s.to_dict()).view()["marks"]
+    assert s.current_player() == TERMINAL
+    assert kept > 0  # moves that left the table as it was kept the marks

@@ -90,6 +90,10 @@ class State(Replayed):
         self.cheese = [0] * n
         self._legal_at = -1  # len(history) when _legal_cache was computed
         self._legal_cache = []
+        # (the table's cells and the cheese as the last view read them, and its marks): a move
+        # that leaves them as they were gives the next view the same marks, found by comparisons
+        # in C, and the painter passes them over by identity.
+        self._marked = None
 
     # -- the contract ------------------------------------------------------------------------
 
@@ -248,25 +252,15 @@ class State(Replayed):
 
     def view(self):
         """The table as one sees it (never a hand nor the pile's order), and the counters."""
-        d = self.deck
         lay = self.layout
-        cell_id = d.cell_id
-        marks = []  # (space, kind) tuples
-        for c in range(d.n):
-            if lay.seen[c]:
-                kind = _COLOUR_KEYS[lay.seen[c] - 1]  # a mouse: its seat's palette key
-            elif lay.shown[c]:
-                card = lay.shown[c] - 1
-                kind = "cat" if d.is_cat(card) else _BODIES[card % 3]
-            else:
-                continue
-            marks.append((cell_id(c), kind))
-        per = len(self.tally_ids) // 4
-        for s in range(self.num_players()):
-            for j in range(min(self.cheese[s], 2 * per)):  # past a full row: a second lap
-                marks.append((self.tally_ids[s * per + j % per], _COLOUR_KEYS[s] if j < per
-                              else "lap"))
-        marks.sort()
+        marked = self._marked
+        if marked is not None and marked[0] == lay.seen and marked[1] == lay.shown \
+                and marked[2] == self.cheese:
+            marks = marked[3]
+        else:
+            self._marked = None  # (its heap back before the new marks are made)
+            marks = self._marks()
+            self._marked = (bytearray(lay.seen), bytearray(lay.shown), list(self.cheese), marks)
         return {"turn": self.current_player(), "pieces": [], "marks": marks, "dice": [],
                 "status": self.status()}
 
@@ -300,6 +294,30 @@ class State(Replayed):
     def pile(self):
         """The cards of the face-down pile, sorted by id (their order is the chance nodes')."""
         return [c for c in range(self.deck.size) if self.where[c] == PILE and c]
+
+    def _marks(self):
+        """The cards face up on the table (each cell's mouse or body, or its cat) and each seat's
+        cheese on its row of tally spaces, sorted: (space, kind) tuples."""
+        d = self.deck
+        lay = self.layout
+        cell_id = d.cell_id
+        marks = []  # (space, kind) tuples
+        for c in range(d.n):
+            if lay.seen[c]:
+                kind = _COLOUR_KEYS[lay.seen[c] - 1]  # a mouse: its seat's palette key
+            elif lay.shown[c]:
+                card = lay.shown[c] - 1
+                kind = "cat" if d.is_cat(card) else _BODIES[card % 3]
+            else:
+                continue
+            marks.append((cell_id(c), kind))
+        per = len(self.tally_ids) // 4
+        for s in range(self.num_players()):
+            for j in range(min(self.cheese[s], 2 * per)):  # past a full row: a second lap
+                marks.append((self.tally_ids[s * per + j % per], _COLOUR_KEYS[s] if j < per
+                              else "lap"))
+        marks.sort()
+        return marks
 
     def _lay(self, a):
         card, turn, cell = unpack(a)
@@ -351,3 +369,4 @@ def _options(options, players):
         raise ValueError("gatenkaas: option 'players' expected %d..%d (rules.players), got %d"
                          % (players["min"], players["max"], chosen["players"]))
     return chosen
+

@@ -128,6 +128,11 @@ class State:
         self.mover = -1  # the mouse moving this turn (kept for the second roll after a knife)
         self.bonus = 0  # steps of a +1/+2 still to go
         self.turns = 0  # turns played, for the turn limit
+        # (the tiles and the holes as the last view read them, and its marks): a move that
+        # leaves both as they were (a roll, a step) gives the next view the same marks, found
+        # by two comparisons in C where a walk of every square runs Python for each, and the
+        # painter passes them over by identity.
+        self._marked = None
         self.winner = -1
 
     # -- the contract ------------------------------------------------------------------------
@@ -274,20 +279,27 @@ class State:
         pieces = [[ids[sq], "mouse"] for sq in self.mice if sq >= 0]
         if self.cat >= 0:
             pieces.append([ids[self.cat], "cat"])
-        marks = []
-        for sq in range(b.n):  # square order is id order: the marks come sorted
-            tile = self.tiles[sq]
-            if sq in b.holes:
-                kind = "hole-open" if self.out[b.holes.index(sq)] else "hole-closed"
-            elif b.table[sq]:  # the table hides the tile beneath; only whether one is left shows
-                kind = "table-tile" if tile else "table"
-            elif tile == SHOWN:
-                kind = "cheese"
-            elif tile:
-                kind = "tile"
-            else:
-                continue
-            marks.append([ids[sq], kind])
+        tiles, out, marked = self.tiles, self.out, self._marked
+        if marked is not None and marked[0] == tiles and marked[1] == out:
+            marks = marked[2]
+        else:
+            self._marked = None  # (its heap back before the new marks are made)
+            marks = []
+            holes, table = b.holes, b.table
+            for sq in range(b.n):  # square order is id order: the marks come sorted
+                tile = tiles[sq]
+                if sq in holes:
+                    kind = "hole-open" if out[holes.index(sq)] else "hole-closed"
+                elif table[sq]:  # the table hides the tile beneath; only whether one is left shows
+                    kind = "table-tile" if tile else "table"
+                elif tile == SHOWN:
+                    kind = "cheese"
+                elif tile:
+                    kind = "tile"
+                else:
+                    continue
+                marks.append([ids[sq], kind])
+            self._marked = (list(tiles), list(out), marks)
         return {
             "turn": self.current_player(),
             "pieces": sorted(pieces),
