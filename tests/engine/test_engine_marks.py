@@ -68,3 +68,35 @@ def test_a_view_that_keeps_its_last_marks_shows_what_a_state_made_anew_shows(gam
         assert marks == module.State.from_dict(rules, s.to_dict()).view()["marks"]
     assert s.current_player() == TERMINAL
     assert kept > 0  # moves that left the table as it was kept the marks
+
+
+def test_a_view_made_in_a_busy_tick_is_painted_in_the_next_and_the_frame_stays_whole():
+    # A clock that moves 1 ms each time it is read: every tick has taken time by its draw, so
+    # each view made anew after a move is painted in the tick after, over a frame left as it was.
+    from test_engine_thinking import ReadClock, make_play
+
+    from cheesefw.games import kitchen
+
+    clock = ReadClock()
+    p = make_play(kitchen, {"cat": "board", "mice": "board"}, [], clock)
+    frame = bytearray(3 * 64)
+    deferred = painted_after = 0
+    for _ in range(3000):
+        clock.now += 10  # the main loop's tick
+        now = clock.ticks_ms()
+        if not p.update(now):
+            continue
+        before = bytes(frame)
+        p.draw(frame)
+        if p._redraw_due:  # the painting waits: not a pixel of it is in the frame
+            assert frame == before
+            deferred += 1
+            continue
+        if deferred > painted_after:  # the painting after a deferred one: the frame drawn anew
+            painted_after += 1
+            anew = bytearray(len(frame))
+            p.clock, p._drawn_into = None, None
+            p.draw(anew)
+            p.clock = clock
+            assert frame == anew
+    assert painted_after > 5

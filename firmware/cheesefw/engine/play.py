@@ -473,6 +473,12 @@ class Play:
         return self._view
 
     def draw(self, frame):
+        view = self._view
+        if self._game_view() is not view and self._spent(self.now):
+            # A view made anew in a tick that has taken time already: the painting waits for
+            # the next tick, and the frame as it was stays on the LEDs, whole, meanwhile.
+            self._redraw_due = True
+            return
         step = self._animation_step(self.now)
         shown, self._shown_at = self._shown_at, step
         if frame is self._drawn_into and self.wait == _ROLLING and shown is not None \
