@@ -188,14 +188,15 @@ class State(Replayed):
                 kind = "trap-full" if p in towers else "trap"  # a can is full once it caught one
                 full += kind == "trap-full"
                 marks.append([ids[p], kind])
+        homes = [self.home_count(p) for p in range(self.n)]  # (counted once: hole and status)
         hole = []
         for player in range(self.n):
-            home = self.home_count(player)
+            home = homes[player]
             for k in range((self.m + 1) // 2):  # a pixel holds two mice: half lit for one
                 hole.append(str(player) if home >= 2 * k + 2
                             else "half%d" % player if home == 2 * k + 1 else None)
         status = {
-            "home": [self.home_count(p) for p in range(self.n)],
+            "home": homes,
             "trapped": [self._caught(p) for p in range(self.n)],
         }
         traps = sum(t.trap)
