@@ -167,7 +167,10 @@ class Painter:
             if key.isdigit():  # a player's colour: found by the int too, with no str() per pixel
                 self.rgb[int(key)] = rgb
                 self.dim[int(key)] = bytes(c // 8 for c in rgb)  # (by the seat: no str())
-        self._bare = None  # the frame every paint starts from (_bare_board)
+        # The frame every paint starts from (_bare_board), made with the painter, at the game's
+        # start: a Python loop over every pixel of the map (5 ms for 256 on a Pico) that would
+        # otherwise be the first redraw's.
+        self._bare = self._bare_board(3 * profile["led"]["count"])
         # (the marks' list, the bare board with them drawn): a redraw with the same list
         # (engine.play keeps a view until the game moves), or an equal one, starts from them.
         self._marked = None
@@ -321,8 +324,8 @@ class Painter:
         """A frame with every space of the map in the "empty" colour, the rest dark."""
         frame = bytearray(size)
         rgb = self.colour("empty", OFF)
-        for p in self.map.pixels:
-            _set(frame, p, rgb)
+        for p in self.map.pixels:  # (_set's slice copy, without a call a pixel)
+            frame[3 * p:3 * p + 3] = rgb
         return bytes(frame)
 
     def _crowd(self, frame, q, owners, cycle):
