@@ -277,10 +277,8 @@ class Painter:
         bare = self._bare
         marks = _by_space(marks)
         marked = self._marked
-        if marked is None or len(marked[1]) != len(frame):
-            frame[:] = bare
-        else:
-            frame[:] = marked[1]
+        spaces = None  # the spaces drawn again over the last marks drawn (None: every one)
+        if marked is not None and len(marked[1]) == len(frame):
             # The spaces where the two lists differ, by one walk of both in the spaces' order:
             # a space whose marks changed shows up in it, whichever list holds more of them.
             old = _by_space(marked[0])
@@ -301,6 +299,12 @@ class Painter:
                         i += 1
             spaces.extend(a[0] for a in old[i:])
             spaces.extend(b[0] for b in marks[j:])
+            if 2 * len(spaces) > len(marks):
+                spaces = None  # most of them changed: from the bare board, in one pass, is less
+        if spaces is None:
+            frame[:] = bare
+        else:
+            frame[:] = marked[1]
             # Those spaces bare again, then their marks over them (the rest stay as drawn).
             pixels = self.map.pixels
             for q, _ in self.map.places(sorted([s, None] for s in spaces)):

@@ -478,6 +478,7 @@ class Play:
             # A view made anew in a tick that has taken time already: the painting waits for
             # the next tick, and the frame as it was stays on the LEDs, whole, meanwhile.
             self._redraw_due = True
+            self._waited = False  # (and the painting's tick does not think either)
             return
         step = self._animation_step(self.now)
         shown, self._shown_at = self._shown_at, step
