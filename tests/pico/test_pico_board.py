@@ -119,9 +119,13 @@ def test_frames_go_out_by_pio_while_the_chip_runs_on(flashed_image, pico, tmp_pa
     # at most, with the timer's callbacks that fall meanwhile and a cold flash cache
     assert int(write_us) < int(wire_us) // 2
     assert int(fired) >= int(wire_us) // 100 * 3 // 4  # a 10 kHz timer fired all along
+    # The frame is decoded from the pin and reaches the link after the board has said it is done
+    # (on a busy machine, later still): until then the last frame is the menu's, from before.
+    board.link.wait_for(lambda link: (link.frame or b"")[:3] == bytes([255, 0, 0]), 60,
+                        "the frame written by PIO, read from the pin")
     event = board.link.frame_event
     frame = board.link.frame
-    assert frame[:3] == bytes([255, 0, 0]) and frame[-3:] == bytes([1, 2, 3])
+    assert frame[-3:] == bytes([1, 2, 3])
     assert not any(frame[3:-3])
     # The PIO's own bit time on the chip's clock: 1.25 us a bit, first rise to last fall
     # (the last bit, a 1, high for 750 ns).
