@@ -162,7 +162,8 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     choose_options(table, "gouda", {"players": 2})
     start = table.state()
     assert start["mode"] == "play" and start["game"] == "gouda"
-    assert board.link.frame != menu  # the board's LEDs, read from the pin, left the menu
+    # the board's LEDs, read from the pin, leave the menu (the frame comes after the state's reply)
+    board.link.wait_for(lambda link: link.frame != menu, 30, "a frame other than the menu's")
     before = play_until(table, start["moves"] + 3)  # place the mice, roll, move: first turns
     assert before["moves"] > start["moves"]
     moves = board.request("log", **{"from": 0})["moves"]
