@@ -4,13 +4,17 @@ Each test runs `cheeseboard` as a subprocess and checks its exit status, that no
 reaches the person, and that what it says tells them what to do.
 """
 
+import io
 import os
 import pty
 import select
 import signal
 import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import serial
@@ -20,6 +24,7 @@ from vboard import DEFAULT_CLOCK
 
 from cheeseboard.board.protocol import Client
 from cheeseboard.cli import build_parser
+from cheeseboard.sim import command as simcommand
 from cheeseboard.sim.control import SimLink
 
 
@@ -186,6 +191,45 @@ def test_ctrl_c_in_test_is_one_line_status_130_and_leaves_no_worker_talking(tmp_
         proc.kill()
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["cheeseboard test: interrupted; nothing is left running"]
+
+
+# pytest as `cheeseboard test` meets it when a Ctrl-C falls in a callback of the import machinery:
+# the interrupt is reported at length on stderr and otherwise lost; the next one stops it.
+DEAF_TO_ONE_CTRL_C = """
+import signal, sys
+heard = []
+def interrupt(number, frame):
+    heard.append(number)
+    if len(heard) > 1:
+        sys.exit(130)
+    print("Exception ignored in: <function _get_module_lock.<locals>.cb>", file=sys.stderr)
+    print("KeyboardInterrupt", file=sys.stderr, flush=True)
+signal.signal(signal.SIGINT, interrupt)
+print("ready", flush=True)
+while True:
+    signal.pause()
+"""
+
+
+def test_an_interrupt_the_tests_lost_is_given_again_and_their_talk_after_it_is_not_shown():
+    tests = subprocess.Popen([sys.executable, "-c", DEAF_TO_ONE_CTRL_C], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert tests.stdout.readline() == b"ready\n"
+        shown = io.BytesIO()
+        interrupted = threading.Event()
+        interrupted.set()
+        with mock.patch.object(sys, "stderr", io.TextIOWrapper(shown)):
+            passing_on = threading.Thread(target=simcommand._pass_on_until,
+                                          args=(tests.stderr, interrupted))
+            passing_on.start()
+            simcommand._interrupt(tests)
+            passing_on.join(60)
+        assert tests.returncode == 130  # ended by the second Ctrl-C, not killed
+        assert shown.getvalue() == b""
+    finally:
+        tests.kill()
+        tests.wait()
 
 
 def test_test_collect_only_gives_no_verdict(tmp_path):

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from cheeseboard import CheeseboardError, paths
@@ -252,24 +253,50 @@ def do_test(args):
           flush=True)
     # pytest in a session of its own: a Ctrl-C reaches this process alone, which hands it
     # on to pytest, which stops its workers in order (hit by it too, each said so at length).
-    tests = subprocess.Popen(cmd, cwd=str(paths.ROOT), start_new_session=True)
+    # Its stderr comes through this process, so that what it says once stopped is not shown.
+    tests = subprocess.Popen(cmd, cwd=str(paths.ROOT), start_new_session=True,
+                             stderr=subprocess.PIPE)
+    interrupted = threading.Event()
+    said = threading.Thread(target=_pass_on_until, args=(tests.stderr, interrupted),
+                            name="pytest's stderr", daemon=True)
+    said.start()
     try:
         code = tests.wait()
     except KeyboardInterrupt:
-        tests.send_signal(signal.SIGINT)
-        try:
-            tests.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(tests.pid, signal.SIGKILL)
-            tests.wait()
+        interrupted.set()
+        _interrupt(tests)
         print("cheeseboard test: interrupted; nothing is left running", file=sys.stderr)
         return 130
+    said.join(5)  # the last of what it said (a process it left behind may hold the pipe)
     if code == 0 and listing:
         print("cheeseboard test: listed the tests; none was run")
         return 0
     outcome = TEST_OUTCOMES.get(code, "pytest stopped with status %d" % code)
     print("cheeseboard test: %s" % outcome, file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+def _pass_on_until(stream, interrupted):
+    """pytest's stderr, line by line, onto ours until the person interrupts the tests."""
+    for line in iter(stream.readline, b""):
+        if not interrupted.is_set():
+            sys.stderr.buffer.write(line)
+            sys.stderr.flush()
+
+
+def _interrupt(tests):
+    """Stop pytest as a Ctrl-C does, in order. A Ctrl-C that falls while Python runs a callback
+    of the import machinery is only reported there, not raised: pytest may go on as if it had
+    not come, so it is given a second one, then ended with its workers."""
+    for grace in (10, 20):
+        tests.send_signal(signal.SIGINT)
+        try:
+            tests.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+    os.killpg(tests.pid, signal.SIGKILL)
+    tests.wait()
 
 
 def quick_set():
