@@ -6,10 +6,11 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from installed import assert_clear_refusal, run, start, wait_for_group
+from installed import assert_clear_refusal, run, start, user_env, wait_for_group
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,6 +93,38 @@ def test_ctrl_c_on_several_workers_ends_at_once_with_one_line_and_writes_nothing
             _, err = proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             raise AssertionError("the lab played on for 60 s after a Ctrl-C") from None
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+# The lab, with a terminal's Ctrl-C at the worst instant: as Python runs its callbacks at the
+# start of a worker (logging's among them), where an interrupt raised is only reported.
+CTRL_C_AT_A_WORKER_S_START = """
+import os, signal, sys
+from cheeseboard.__main__ import main
+pressed = []
+def ctrl_c_once():
+    if not pressed:
+        pressed.append(True)
+        os.killpg(0, signal.SIGINT)
+os.register_at_fork(after_in_parent=ctrl_c_once)
+sys.argv[0] = "cheeseboard"
+sys.exit(main())
+"""
+
+
+def test_a_ctrl_c_as_a_worker_starts_ends_the_lab_with_one_line(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_AT_A_WORKER_S_START, "lab", "gouda", "--games", "200000",
+         "--jobs", "2", "--out", "out"], cwd=str(tmp_path), env=user_env(tmp_path),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

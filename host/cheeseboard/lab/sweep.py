@@ -14,6 +14,7 @@ from cheeseboard.lab.runner import play_batch
 
 BATCH = 25  # games per task: big enough to pay for the trip, small enough to spread
 CONNECT_S = 5  # how long a Dask scheduler has to answer
+LOOK_S = 0.2  # how often the lab looks for a Ctrl-C while its workers play
 
 
 class SweepError(Exception):
@@ -42,30 +43,42 @@ def run(spec, games, jobs=1, dask=None, progress=None):
 
 
 def _on_processes(jobs, spec, cuts, progress):
-    # A terminal's Ctrl-C reaches every process of the group: the lab's own says the one line,
-    # a worker just ends (wherever it is, its start included: it inherits this handler), where
-    # Python would print its traceback.
+    # A terminal's Ctrl-C reaches every process of the group. A worker just ends (wherever it
+    # is, its start included: it inherits this handler), where Python would print its traceback.
+    # The lab's own notes it and stops at its next look: raised from the handler, it could fall
+    # in a callback (logging's, run at each worker's start), where Python only reports it.
     lab = os.getpid()
+    interrupted = []
 
     def ctrl_c(signum, frame):
-        if os.getpid() == lab:
-            raise KeyboardInterrupt
-        raise SystemExit(130)
+        if os.getpid() != lab:
+            raise SystemExit(130)
+        interrupted.append(signum)
 
     previous = signal.signal(signal.SIGINT, ctrl_c)
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
     try:
         futures = [pool.submit(play_batch, spec, first, count) for first, count in cuts]
-        for future in concurrent.futures.as_completed(futures):
-            future.result()  # a worker's error, raised here
-            if progress:
-                progress(cuts[futures.index(future)][1])
-        return [f.result() for f in futures]
+        games = {future: count for future, (_, count) in zip(futures, cuts, strict=True)}
+        playing = set(futures)
+        while playing and not interrupted:
+            done, playing = concurrent.futures.wait(
+                playing, timeout=LOOK_S, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                future.result()  # a worker's error, raised here
+                if progress:
+                    progress(games[future])
+    except concurrent.futures.process.BrokenProcessPool:
+        if not interrupted:  # else the workers ended on the Ctrl-C, as they should
+            raise
     finally:
         # On the way out for any reason (a Ctrl-C, a worker's error), the batches not yet
         # begun are dropped: a plain `with` would play every one of them first.
         pool.shutdown(wait=True, cancel_futures=True)
         signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
+    return [f.result() for f in futures]
 
 
 def _on_dask(address, spec, cuts, progress):
