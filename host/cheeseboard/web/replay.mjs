@@ -1,7 +1,9 @@
 // The web board's replay: a game's log turned into its steps by the host's own replay code
 // (host/cheeseboard/replay/positions.py and logfile.py, which run on MicroPython as well) in a
-// VM of its own, beside the board's firmware image: the firmware's Play resumes the game from
-// each prefix of the log and paints it, as `cheeseboard replay` does in the terminal.
+// VM of its own, beside the board's firmware image: the firmware's Play takes the log's lines in
+// turn, as its resume does, and paints each step, as `cheeseboard replay` does in the terminal.
+
+import { writeFiles } from "./vm.mjs";
 
 // The VM's side: the board's boot.py (the firmware's slot on the import path), then the
 // replay over the log's text; its answer is JSON: {steps: [...]} or {error: "one line"}.
@@ -45,23 +47,12 @@ def _replay(text, own):
          "took_back": s.took_back, "history": s.history} for s in steps]})
 `;
 
-function mkdirs(FS, path) {
-  let dir = "";
-  for (const part of path.split("/").slice(0, -1)) {
-    dir += "/" + part;
-    try { FS.mkdir(dir); } catch (e) { /* there already */ }
-  }
-}
-
 // files: the board's flash ({path: Uint8Array}) with replay/positions.py and replay/logfile.py;
 // text: the log; own: the log is this board's journal (its kept rule table applies).
 export async function replaySteps(loadMicroPython, files, text, own) {
   const mp = await loadMicroPython({ heapsize: 16 * 1024 * 1024, stdout: () => {},
                                      stderr: () => {} });
-  for (const [path, data] of Object.entries(files)) {
-    mkdirs(mp.FS, path);
-    mp.FS.writeFile("/" + path, data);
-  }
+  writeFiles(mp.FS, files);
   mp.runPython(SCRIPT);
   return JSON.parse(mp.globals.get("_replay")(text, own));
 }
