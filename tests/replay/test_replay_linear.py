@@ -120,3 +120,10 @@ def test_a_log_past_the_bounds_is_refused_in_one_line(what, lines, tmp_path, cap
     assert cli.main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("cheeseboard: ") and err.count("\n") == 1 and what in err, err
+
+
+def test_a_log_past_its_bytes_bound_is_refused_as_text_too():
+    """The web board hands the replay a dropped file's text: the same bound as a file read."""
+    text = JOURNAL.read_text() + crc_line({"takeback": 60}) * ((4 << 20) // 26)
+    with pytest.raises(ReplayError, match="^the log: over 4 MB: not a game's log$"):
+        logfile.parse(text, "the log")

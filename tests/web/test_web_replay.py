@@ -115,7 +115,6 @@ def test_a_bad_log_gets_one_line(open_board, tmp_path):
     assert board.js("window.cheeseboard.replay") is None
 
 
-@pytest.mark.slow  # (about 30 s of the page's VM)
 def test_a_journal_with_two_thousand_takebacks_replays_to_its_end(open_board, tmp_path):
     """The page's VM runs the host's one-pass replay: the kitchen's journal with 2,000
     takebacks (each a move or two back and the moves again) ends where the journal ends."""

@@ -120,9 +120,10 @@ MAX_LINES = 10000
 MAX_TAKEBACKS = 4000
 
 
-def positions(game, profile, rules=None, reveal=False, fw=None):
+def positions(game, profile, rules=None, reveal=False, fw=None, states=True):
     """The replay's steps: [Position], the first the board as the game began (fw: the
-    firmware's modules, `firmware()`'s by default).
+    firmware's modules, `firmware()`'s by default; states: each step keeps its `full` state,
+    which the web board, on a VM's heap, does without).
 
     One pass over the log, in time linear in its lines: the firmware's Play takes them one at a
     time as its resume does (_Stepper), and each step is drawn when reached; a takeback steps back
@@ -166,6 +167,8 @@ def positions(game, profile, rules=None, reveal=False, fw=None):
                 shown = n
                 if at is play:
                     play.keep(steps[-1].full)
+                if not states:
+                    steps[-1].full = None
         except (ValueError, KeyError, IndexError, TypeError, AssertionError) as e:
             raise ReplayError("%s: line %d (%s) cannot be played in %s with the rule table used "
                               "(%s): was the game played with another table? --rules names it"
