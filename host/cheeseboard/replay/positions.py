@@ -127,7 +127,7 @@ def positions(game, profile, rules=None, reveal=False, fw=None, states=True):
     which the web board, on a VM's heap, does without).
 
     One pass over the log, in time linear in its lines: the firmware's Play takes them one at a
-    time as its resume does (_Stepper), and each step is drawn when reached; a takeback steps back
+    time as its resume does (_stepper), and each step is drawn when reached; a takeback steps back
     to the state kept at that length (a step's `full`), where the board rebuilds the game."""
     fw = fw or firmware()
     _bound(game)
@@ -234,7 +234,8 @@ def _stepper(fw):
     Play = fw["play"].Play
 
     class Stepper(Play):
-        settling = False  # (its constructor settles at once: the game's first deal)
+        settling = False  # (Play's constructor settles at once: it would deal the game's first
+        # cards from its own die, where the log's next lines are the cards the board dealt)
         kept = None  # {moves: the state at that length, as to_dict() gave it}
 
         def _advance(self, now):
