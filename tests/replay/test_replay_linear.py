@@ -12,7 +12,7 @@ from takeback_journal import JOURNAL, crc_line, journal_with_takebacks
 from test_replay import live_game
 
 from cheeseboard import cli
-from cheeseboard.replay import logfile, positions
+from cheeseboard.replay import logfile, positions, terminal
 from cheeseboard.replay.positions import ReplayError
 
 
@@ -104,6 +104,8 @@ def test_two_thousand_takebacks_replay_to_the_journal_s_end(tmp_path):
     steps = positions.positions(logfile.read(path), profile)
     assert len(steps) == len(plain) + 2000
     assert (steps[-1].frame, steps[-1].full) == (plain[-1].frame, plain[-1].full)
+    words = terminal.words(steps[-1], steps, logfile.read(path), False)[0]
+    assert words.endswith(": 0 moves taken back"), words
 
 
 @pytest.mark.parametrize("what,lines", [

@@ -65,7 +65,7 @@ export async function replaySteps(loadMicroPython, files, text, own) {
 export function stepWords(steps, i) {
   const s = steps[i];
   const head = `step ${i} of ${steps.length - 1} (move ${s.history})`;
-  if (s.took_back) return `${head}: ${s.took_back} move${s.took_back === 1 ? "" : "s"} taken back`;
+  if (s.took_back || (i && !s.moves.length)) return `${head}: ${s.took_back} move${s.took_back === 1 ? "" : "s"} taken back`;
   if (!s.moves.length) return `${head}: the game begins`;
   const hidden = s.moves.filter((m) => m === "?").length;
   const shown = s.moves.filter((m) => m !== "?").map((m) => [].concat(m).join(" "));
