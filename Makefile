@@ -88,6 +88,7 @@ bench: $(STAMP) $(NPM_STAMP)  ## benchmarks, as tables
 	$(BIN)/python tests/bench/bench_flash.py
 	$(BIN)/python tests/bench/bench_lab.py
 	$(BIN)/python tests/bench/bench_reliability.py
+	$(BIN)/python tests/bench/bench_replay.py
 	$(BIN)/python tests/bench/bench_calibration.py
 	$(BIN)/python tests/bench/bench_pico.py
 	$(BIN)/python tests/bench/bench_pico_leds.py

@@ -3,6 +3,8 @@ forward, back, to a step and on by itself; each step's LEDs are those `cheeseboa
 makes on the host (the same replay code, here on the page's WebAssembly VM), hidden moves stay
 "?", and a bad log gets one line."""
 
+import sys
+
 import pytest
 from engine_driver import load_profile
 from webpage import MISSING, ROOT
@@ -110,4 +112,44 @@ def test_a_bad_log_gets_one_line(open_board, tmp_path):
                           "'expected')", ms=120000, step=200, what="the refusal")
     words = board.js("document.getElementById('replay-words').textContent")
     assert said and "\n" not in words and "the log: expected a board's journal.txt" in words
+    assert board.js("window.cheeseboard.replay") is None
+
+
+def test_a_journal_with_two_thousand_takebacks_replays_to_its_end(open_board, tmp_path):
+    """The page's VM runs the host's one-pass replay: the kitchen's journal with 2,000
+    takebacks (each a move or two back and the moves again) ends where the journal ends."""
+    sys.path.insert(0, str(ROOT / "tests" / "replay"))
+    from takeback_journal import journal_with_takebacks
+
+    path = tmp_path / "journal.txt"
+    path.write_text(journal_with_takebacks(2000))
+    steps = positions.positions(logfile.read(path), load_profile("pico"))
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.page.set_input_files("#replay-file", str(path))
+    board.wait_for("window.cheeseboard.replay", ms=600000, step=500, what="the replay")
+    assert shown(board)["count"] == len(steps)
+    board.page.click("#replay-last")
+    colours = board.js("Array.from(document.querySelectorAll('#picture circle.px'), "
+                       "c => c.getAttribute('fill'))")
+    assert [rgb(c) for c in colours] == frame_colours(steps[-1].frame)
+    plain = positions.positions(logfile.read(JOURNAL), load_profile("pico"))
+    assert steps[-1].frame == plain[-1].frame
+
+
+def test_a_log_past_the_replays_bounds_gets_one_line(open_board, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "replay"))
+    from takeback_journal import crc_line
+
+    path = tmp_path / "journal.txt"
+    path.write_text(JOURNAL.read_text() + crc_line({"takeback": 60})
+                    * (positions.MAX_TAKEBACKS + 1))
+    board = open_board(fake_clock=True)
+    board.boot()
+    board.page.set_input_files("#replay-file", str(path))
+    board.wait_for("document.getElementById('replay-words').textContent.includes('at most')",
+                   ms=120000, step=200, what="the refusal")
+    words = board.js("document.getElementById('replay-words').textContent")
+    assert words == "the log: %d takebacks: a replay takes at most %d" % (
+        positions.MAX_TAKEBACKS + 1, positions.MAX_TAKEBACKS)
     assert board.js("window.cheeseboard.replay") is None

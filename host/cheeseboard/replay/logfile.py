@@ -43,6 +43,8 @@ def read(path):
 def parse(text, source, load=None):
     """The game in a journal's or a saved log's text (the web board hands it over as text, with
     its VM's own import as `load`)."""
+    if len(text) > _MAX_BYTES:  # (a file dropped on the web board comes here whole)
+        raise ReplayError("%s: over %d MB: not a game's log" % (source, _MAX_BYTES >> 20))
     first = text.split("\n", 1)[0]
     if first.startswith(_HEADER):
         return parse_log(text, source)

@@ -24,7 +24,7 @@ def words(step, steps, game, reveal):
     """What a step says: where it is, what was played to reach it, and what the board waits
     for (its `state`, in the virtual board's words)."""
     head = "step %d of %d (move %d)" % (step.step, len(steps) - 1, step.history)
-    if step.took_back:
+    if step.took_back or (step.step and not step.moves):  # (a takeback: no move played)
         what = "%d move%s taken back" % (step.took_back, "" if step.took_back == 1 else "s")
     elif step.moves:
         hidden = step.moves.count("?")

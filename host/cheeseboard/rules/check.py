@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from cheeseboard import CheeseboardError, paths
+from cheeseboard.rules import naming
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -50,13 +51,10 @@ def _validator(game):
 
 def check_table(table, game=None):
     """The problems of a parsed rule table, as "field.path: what was expected" strings."""
-    if not isinstance(table, dict):
-        return ["(the table): expected a JSON object, got %s" % type(table).__name__]
+    refused = naming.table_problems(table, game, games())
+    if refused:
+        return refused
     game = game or table.get("game")
-    if game not in games():
-        return ["game: expected one of %s, got %r" % (", ".join(games()), game)]
-    if table.get("game") != game:
-        return ["game: expected %r, got %r" % (game, table.get("game"))]
     try:
         errors = sorted(_validator(game).iter_errors(table), key=lambda e: list(e.absolute_path))
     except RecursionError:
@@ -87,21 +85,13 @@ def _schema_message(error):
 
 def game_of(path, table, given=None):
     """The game a table file is for: `given` (--game), else the table's own `game` field, else
-    the file's name (kitchen.json, kitchen-8cheese.json)."""
-    if given:
-        return given
-    if isinstance(table, dict) and isinstance(table.get("game"), str):
-        return table["game"]
-    return named_game(path)
+    the file's name (kitchen.json, kitchen-8cheese.json); None when none says (naming.game_of)."""
+    return naming.game_of(str(path), table, games(), given)
 
 
 def named_game(path):
     """The game a file's name says (kitchen.json, kitchen-8cheese.json), or None."""
-    stem = Path(path).stem
-    for game in games():
-        if stem == game or stem.startswith((game + "-", game + "_", game + ".")):
-            return game
-    return None
+    return naming.named_game(str(path), games())
 
 
 def _as_field_message(message):
@@ -138,12 +128,9 @@ def check_bytes(data, path=None, given=None):
         table = json.loads(data, parse_constant=_no_constant)
     except ValueError as e:
         return ["(the file): not valid JSON: %s" % e]
-    named = named_game(path) if path is not None else None
-    if isinstance(table, dict) and named and table.get("game") not in (None, named):
-        return ["game: the file's name says %r, the table is %r's (rename the file, or fix its "
-                "`game` field)" % (named, table.get("game"))]
-    if given and isinstance(table, dict) and table.get("game") not in (None, given):
-        return ["game: --game says %r, the table is %r's" % (given, table.get("game"))]
+    refused = naming.problems(None if path is None else str(path), table, games(), given)
+    if refused:  # (the same words as the web board's upload, which runs naming.py too)
+        return refused
     return check_table(table, game_of(path or "", table, given))
 
 

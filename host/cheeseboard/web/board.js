@@ -362,25 +362,32 @@ function loop(mine) {
 
 let replay = null; // {steps, at, timer} while the picture shows a replay
 
-async function startReplay(text, own) {
-  $("replay-words").textContent = "making the replay\u2026";
+// The host's code that runs on MicroPython (the replay, an upload's check), in a VM of its own,
+// gone with its frame once call(the frame's window, files) is done: files are this board's
+// flash (the firmware image, the board's own files on top) and the site's files named.
+async function inVmOfItsOwn(names, call) {
   const flashed = await (await fetch(`flash/${profileName}.json`)).json();
   const files = {};
   for (const [path, b64] of Object.entries(flashed.files)) files[path] = fromBase64(b64);
   Object.assign(files, flash.files());
-  for (const f of ["positions.py", "logfile.py"]) {
-    files[`replay/${f}`] = new Uint8Array(await (await fetch(`replay/${f}`)).arrayBuffer());
+  for (const name of names) {
+    files[name] = new Uint8Array(await (await fetch(name)).arrayBuffer());
   }
-  const frame = document.createElement("iframe"); // a VM of its own, gone with its frame
+  const frame = document.createElement("iframe");
   frame.hidden = true;
   frame.src = "vm.html";
   await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
-  let made;
   try {
-    made = await frame.contentWindow.replaySteps(files, text, own);
+    return await call(frame.contentWindow, files);
   } finally {
     frame.remove();
   }
+}
+
+async function startReplay(text, own) {
+  $("replay-words").textContent = "making the replay\u2026";
+  const made = await inVmOfItsOwn(["replay/positions.py", "replay/logfile.py"],
+                                  (vm, files) => vm.replaySteps(files, text, own));
   if (made.error) {
     $("replay-words").textContent = made.error;
     return;
@@ -472,19 +479,6 @@ function wireReplay() {
 const TEXT_CHUNK = 400; // printable ASCII, escaped: still within the protocol's 1024-byte line
 const DATA_CHUNK = 300; // bytes a put, as base64 (lines are ASCII), as sync sends them
 
-// The game a table file is for, as the host decides it (rules.game_of): the table's own
-// `game`, else the game its file's name starts with (kitchen-8cheese.json), else the name.
-function tableName(fileName, bytes) {
-  try {
-    const table = JSON.parse(new TextDecoder().decode(bytes));
-    if (table && typeof table.game === "string") return table.game;
-  } catch (e) { /* not JSON: the board says so, under the file's name */ }
-  const stem = fileName.replace(/\.[^.]*$/, "");
-  const game = profiles().games.find((g) => stem === g || ["-", "_", "."].some(
-    (sep) => stem.startsWith(g + sep)));
-  return game || stem;
-}
-
 // The put requests' arguments for a table's exact bytes: its text when it is printable ASCII,
 // else base64, so that what the board stores (and hashes) is the file byte for byte.
 function putChunks(bytes) {
@@ -503,11 +497,22 @@ function putChunks(bytes) {
   return chunks;
 }
 
+// A table file checked as `cheeseboard rules check` begins (tables.mjs: its bounds and JSON, and
+// the game it is for, by the host's own rule), then sent under its game's name, as `cheeseboard
+// sync` sends it; the board's commit checks the rest.
 async function sendTable(file) {
   const result = $("table-result");
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const name = tableName(file.name, bytes);
   result.className = "";
+  result.textContent = `checking ${file.name}\u2026`;
+  const checked = await inVmOfItsOwn(["host/naming.py"],
+                                     (vm, files) => vm.checkTable(files, file.name, bytes));
+  const name = checked.game;
+  if (checked.refused.length) {
+    result.className = "refused";
+    result.textContent = `${name}: refused: ${checked.refused.join("; ")}`;
+    return;
+  }
   result.textContent = `sending ${name}\u2026`;
   let reply;
   try {

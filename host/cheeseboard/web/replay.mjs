@@ -1,7 +1,9 @@
 // The web board's replay: a game's log turned into its steps by the host's own replay code
 // (host/cheeseboard/replay/positions.py and logfile.py, which run on MicroPython as well) in a
-// VM of its own, beside the board's firmware image: the firmware's Play resumes the game from
-// each prefix of the log and paints it, as `cheeseboard replay` does in the terminal.
+// VM of its own, beside the board's firmware image: the firmware's Play takes the log's lines in
+// turn, as its resume does, and paints each step, as `cheeseboard replay` does in the terminal.
+
+import { writeFiles } from "./vm.mjs";
 
 // The VM's side: the board's boot.py (the firmware's slot on the import path), then the
 // replay over the log's text; its answer is JSON: {steps: [...]} or {error: "one line"}.
@@ -37,31 +39,24 @@ def _replay(text, own):
                                         "as a board that has one" % (profile["name"], name))
         rules = _read((("game_rules.json",) if own else ()) + rules_files(name))
         fw = positions.firmware(_load)
-        steps = positions.positions(game, profile, rules, False, fw)
+        steps = positions.positions(game, profile, rules, False, fw, False)
     except positions.ReplayError as e:
         return json.dumps({"error": str(e)})
-    return json.dumps({"game": name, "hidden_from": game.hidden_from, "steps": [
-        {"frame": binascii.hexlify(s.frame).decode(), "state": s.described, "moves": s.moves,
-         "took_back": s.took_back, "history": s.history} for s in steps]})
+    # (each step on its own: MicroPython's json.dumps of the whole answer took 16 s for 5,000
+    # steps, its text grown by copies, and 0.2 s a step at a time)
+    return '{"game": %s, "hidden_from": %s, "steps": [%s]}' % (
+        json.dumps(name), json.dumps(game.hidden_from), ", ".join([json.dumps(
+            {"frame": binascii.hexlify(s.frame).decode(), "state": s.described,
+             "moves": s.moves, "took_back": s.took_back, "history": s.history})
+            for s in steps]))
 `;
-
-function mkdirs(FS, path) {
-  let dir = "";
-  for (const part of path.split("/").slice(0, -1)) {
-    dir += "/" + part;
-    try { FS.mkdir(dir); } catch (e) { /* there already */ }
-  }
-}
 
 // files: the board's flash ({path: Uint8Array}) with replay/positions.py and replay/logfile.py;
 // text: the log; own: the log is this board's journal (its kept rule table applies).
 export async function replaySteps(loadMicroPython, files, text, own) {
   const mp = await loadMicroPython({ heapsize: 16 * 1024 * 1024, stdout: () => {},
                                      stderr: () => {} });
-  for (const [path, data] of Object.entries(files)) {
-    mkdirs(mp.FS, path);
-    mp.FS.writeFile("/" + path, data);
-  }
+  writeFiles(mp.FS, files);
   mp.runPython(SCRIPT);
   return JSON.parse(mp.globals.get("_replay")(text, own));
 }
@@ -70,7 +65,7 @@ export async function replaySteps(loadMicroPython, files, text, own) {
 export function stepWords(steps, i) {
   const s = steps[i];
   const head = `step ${i} of ${steps.length - 1} (move ${s.history})`;
-  if (s.took_back) return `${head}: ${s.took_back} move${s.took_back === 1 ? "" : "s"} taken back`;
+  if (s.took_back || (i && !s.moves.length)) return `${head}: ${s.took_back} move${s.took_back === 1 ? "" : "s"} taken back`;
   if (!s.moves.length) return `${head}: the game begins`;
   const hidden = s.moves.filter((m) => m === "?").length;
   const shown = s.moves.filter((m) => m !== "?").map((m) => [].concat(m).join(" "));

@@ -11,6 +11,7 @@ This module makes the site, as a set of files, and serves it on localhost
     vision.mjs                                   board as colour-blind players see it)
     vm.html, vm.mjs, board.css                   (vm.html: one power-on's VM, in a frame)
     replay.mjs, replay/positions.py, logfile.py  a game's log replayed in a VM of its own
+    tables.mjs, host/naming.py                   an uploaded table's check, in a VM of its own
     mp/micropython.mjs, mp/micropython.wasm      the VM (from node_modules)
     flash/PROFILE.json                           the image, laid out as a flashed board
     pictures/PROFILE-GAME.svg                    the overlay (cheeseboard.pictures.picture)
@@ -30,9 +31,11 @@ from cheeseboard.pictures import picture
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PAGE_DIR = Path(__file__).resolve().parent
 PAGE_FILES = ("index.html", "board.js", "flash.mjs", "save.mjs", "vm.html", "vm.mjs",
-              "board.css", "vision.mjs", "replay.mjs")
+              "board.css", "vision.mjs", "replay.mjs", "tables.mjs")
 # The replay's own code, which the page runs in a VM (it runs on MicroPython as on the host).
 REPLAY_FILES = ("positions.py", "logfile.py")
+# The host's rule for which game a rule table is for, which the page runs on an upload.
+CHECK_FILES = {"host/naming.py": PAGE_DIR.parent / "rules" / "naming.py"}
 VM_FILES = ("micropython.mjs", "micropython.wasm")
 
 
@@ -62,6 +65,8 @@ def site(names=None, default="pico"):
     out = {f: (PAGE_DIR / f).read_bytes() for f in PAGE_FILES}
     for f in REPLAY_FILES:
         out["replay/" + f] = (PAGE_DIR.parent / "replay" / f).read_bytes()
+    for rel, source in CHECK_FILES.items():
+        out[rel] = source.read_bytes()
     vm = vm_dir()
     for f in VM_FILES:
         out["mp/" + f] = (vm / f).read_bytes()

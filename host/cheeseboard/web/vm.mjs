@@ -40,12 +40,15 @@ def _start_only(up=None, feed=None):
 _firmware.main = _start_only
 exec(open("main.py").read())`);
 
-function mkdirs(FS, path) {
-  const parts = path.split("/").slice(0, -1);
-  let dir = "";
-  for (const part of parts) {
-    dir += "/" + part;
-    try { FS.mkdir(dir); } catch (e) { /* there already */ }
+// files ({path from the root: Uint8Array}) into a VM's filesystem, their folders made.
+export function writeFiles(FS, files) {
+  for (const [path, data] of Object.entries(files)) {
+    let dir = "";
+    for (const part of path.split("/").slice(0, -1)) {
+      dir += "/" + part;
+      try { FS.mkdir(dir); } catch (e) { /* there already */ }
+    }
+    FS.writeFile("/" + path, data);
   }
 }
 
@@ -60,10 +63,7 @@ export async function boot(loadMicroPython, files, output, options = {}, asPico 
     linebuffer: true,
     ...options,
   });
-  for (const [path, data] of Object.entries(files)) {
-    mkdirs(mp.FS, path);
-    mp.FS.writeFile("/" + path, data);
-  }
+  writeFiles(mp.FS, files);
   mp.runPython(asPico ? BOOT_AS_PICO : BOOT);
   const app = mp.globals.get("_app");
   const state = mp.globals.get("_state");
