@@ -18,7 +18,7 @@ import pytest
 from installed import CHEESEBOARD, assert_clear_refusal, run, user_env
 from vboard import DEFAULT_CLOCK
 
-from cheeseboard.sim.view import board_state
+from cheeseboard.sim.view import board_state, say
 
 pytestmark = pytest.mark.board
 
@@ -75,6 +75,18 @@ def test_a_board_at_the_repl_is_known_by_its_echo_without_waiting_out_the_timeou
     client.timeout = 1.0
     with pytest.raises(NoAnswer):
         client.request("hello")
+
+
+def test_state_in_words_says_what_the_view_says(make_vboard, tmp_path):
+    """A board whose view has no words line (an emulated Pico's, a real one's) is asked them
+    by `state --words`: the lines the terminal view and the web page show, not the JSON."""
+    board = make_vboard()
+    board.wait_protocol()
+    raw = run(tmp_path, "state", "--port", board.pty)
+    said = run(tmp_path, "state", "--words", "--port", board.pty)
+    assert said.returncode == 0 and said.stderr == "", said.stderr
+    assert said.stdout.splitlines() == say(json.loads(raw.stdout)), said.stdout
+    assert said.stdout.startswith("menu: game = gouda   (the choices: gouda, "), said.stdout
 
 
 def test_the_terminal_view_says_when_the_board_is_stopped_at_the_repl(tmp_path):

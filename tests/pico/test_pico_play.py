@@ -58,7 +58,8 @@ def test_the_terminal_view_starts_on_the_emulated_pico_and_shows_the_menu(tmp_pa
         assert "Traceback" not in said, said[-2000:]
         screen = said.split("\x1b[H\x1b[2J")[-1]
         assert "keys now (menu)" in screen and "pico: " in screen, screen[-2000:]
-        assert "cheeseboard state --port /dev/pts/" in screen, re.sub(r"\x1b\[[0-9;]*m", "", screen)
+        assert "cheeseboard state --words --port /dev/pts/" in screen, \
+            re.sub(r"\x1b\[[0-9;]*m", "", screen)
         os.write(master, b"q")
         assert proc.wait(timeout=60) == 0
     finally:

@@ -17,6 +17,10 @@ def add_parser(sub):
     for name, run in (("hello", do_hello), ("state", do_state), ("log", do_log)):
         p = sub.add_parser(name, help=HELP[name], description=HELP[name])
         p.add_argument("--port", help=PORT_HELP)
+        if name == "state":
+            p.add_argument("--words", action="store_true",
+                           help="say it in the words the terminal view and the web page show "
+                                "(`menu: game = gouda ...`), where the reply is JSON")
         if name == "log":
             p.add_argument("--from", dest="start", type=int, default=0, metavar="N",
                            help="start at move N (default: the first)")
@@ -30,7 +34,16 @@ def do_hello(args):
 
 def do_state(args):
     """Ask a board what it is doing: the menu, or the game in progress."""
-    return _print_request(args, "state")
+    if not args.words:
+        return _print_request(args, "state")
+    from cheeseboard import paths
+
+    with open_client(args.port) as client:
+        reply = client.request("state")
+    said = paths.import_firmware("cheesefw.words").lines(reply)
+    print("\n".join(said) if said else "the board says nothing in words now: %s"
+          % json.dumps(reply.get("state")))
+    return 0
 
 
 def do_log(args):

@@ -282,7 +282,7 @@ def _unsaid(board):
     """The words line of a board that tells the view nothing (an emulated Pico has no side
     channel into its firmware): where its words can be had."""
     if board.is_on and not getattr(board, "tells_state", True):
-        return ["in words: cheeseboard state --port %s" % board.pty_path]
+        return ["in words: cheeseboard state --words --port %s" % board.pty_path]
     return []
 
 
