@@ -105,6 +105,13 @@ def test_the_same_seed_gives_the_same_report_with_one_job_or_two(tmp_path):
     assert one["seats"][0]["name"] == "mice" and one["rotate"]
 
 
+def test_the_report_names_the_options_as_option_takes_them(tmp_path, capsys):
+    report, _ = lab(tmp_path, "opts", "kitchen", "--games", "4", "--option", "short_game=true")
+    said = capsys.readouterr().out.splitlines()[0]
+    assert "options cat=player mice=player short_game=true," in said, said
+    assert report["options"]["short_game"] is True  # the report's JSON keeps the value itself
+
+
 def test_gouda_powers_are_counted_with_who_played_them(tmp_path):
     report, _ = lab(tmp_path, "pw", "gouda", "--option", "powers=true", "--option", "players=3",
                     "--players", "strong", "--games", "25", "--jobs", "1")

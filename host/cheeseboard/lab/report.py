@@ -161,4 +161,6 @@ def _rate(r):
 
 
 def _options(options):
-    return " ".join("%s=%s" % kv for kv in sorted(options.items())) or "(defaults)"
+    """The options as --option takes them again (short_game=false, where Python says False)."""
+    return " ".join("%s=%s" % (key, str(value).lower())
+                    for key, value in sorted(options.items())) or "(defaults)"
