@@ -3,17 +3,11 @@
 // VM of its own, beside the board's firmware image: the firmware's Play takes the log's lines in
 // turn, as its resume does, and paints each step, as `cheeseboard replay` does in the terminal.
 
-import { writeFiles } from "./vm.mjs";
+import { BOARD_PRELUDE, writeFiles } from "./vm.mjs";
 
-// The VM's side: the board's boot.py (the firmware's slot on the import path), then the
+// The VM's side: the board's start (the firmware's slot on the import path), then the
 // replay over the log's text; its answer is JSON: {steps: [...]} or {error: "one line"}.
-const SCRIPT = `
-import sys
-for _name in ("binascii", "os", "time"):
-    sys.modules[_name] = __import__("u" + _name)
-import os, json, binascii
-os.chdir("/")
-exec(open("boot.py").read())
+const SCRIPT = `${BOARD_PRELUDE}import binascii
 sys.path.append("/replay")
 import positions, logfile
 from cheesefw.home import HOME, rules_files

@@ -5,18 +5,11 @@
 // not play, is refused with the host's words). It runs in a VM of its own, beside the board's
 // firmware image; the board's commit then checks the rest (the schema, the game's own checks).
 
-import { writeFiles } from "./vm.mjs";
+import { BOARD_PRELUDE, writeFiles } from "./vm.mjs";
 
-// The VM's side: the board's boot.py (the firmware's slot on the import path), then the check
+// The VM's side: the board's start (the firmware's slot on the import path), then the check
 // of upload.json; its answer is JSON: {game: the name to send it under, refused: [lines]}.
-const SCRIPT = `
-import sys
-for _name in ("binascii", "os", "time"):
-    sys.modules[_name] = __import__("u" + _name)
-import os, json
-os.chdir("/")
-exec(open("boot.py").read())
-sys.path.append("/host")
+const SCRIPT = `${BOARD_PRELUDE}sys.path.append("/host")
 import naming
 from cheesefw import table_check
 from cheesefw.games import GAMES

@@ -10,9 +10,10 @@
 // the u-prefixed names reach.
 const BUILTINS = ["binascii", "os", "time"];
 
-// What a board does before its main loop, in the VM's __main__; start: the lines that make
-// the App, _app.
-const bootScript = (start) => `
+// What a board does first, in a VM's __main__: the built-in modules under their plain names,
+// then boot.py (the firmware's slot on the import path). The board's VM starts so, and so do
+// the VMs of its own that the replay and a table's check run in.
+export const BOARD_PRELUDE = `
 import sys
 for _name in ${JSON.stringify(BUILTINS)}:
     sys.modules[_name] = __import__("u" + _name)
@@ -20,7 +21,10 @@ del _name
 import os, json
 os.chdir("/")
 exec(open("boot.py").read())
-from cheesefw import app as _firmware
+`;
+
+// What a board does before its main loop; start: the lines that make the App, _app.
+const bootScript = (start) => `${BOARD_PRELUDE}from cheesefw import app as _firmware
 ${start}
 def _state():
     return json.dumps(_app.scene.describe())
