@@ -88,17 +88,26 @@ def test_ctrl_c_on_several_workers_ends_at_once_with_one_line_and_writes_nothing
                  text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_for_group(proc, 3)  # the lab and its two workers
-        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+    except AssertionError:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+    assert_interrupted(proc, tmp_path / "out")
+
+
+def assert_interrupted(proc, out, timeout=60):
+    """The lab ended on the Ctrl-C at once: status 130, one line, no report written."""
+    try:
         try:
-            _, err = proc.communicate(timeout=60)
+            _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise AssertionError("the lab played on for 60 s after a Ctrl-C") from None
+            raise AssertionError("the lab played on for %d s after a Ctrl-C" % timeout) from None
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
-    assert not (tmp_path / "out").exists()
+    assert not out.exists()
 
 
 # The lab, with a terminal's Ctrl-C at the worst instant: as Python runs its callbacks at the
@@ -123,11 +132,4 @@ def test_a_ctrl_c_as_a_worker_starts_ends_the_lab_with_one_line(tmp_path):
          "--jobs", "2", "--out", "out"], cwd=str(tmp_path), env=user_env(tmp_path),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
-    assert len(err.strip().splitlines()) == 1 and "interrupted" in err, err
-    assert not (tmp_path / "out").exists()
+    assert_interrupted(proc, tmp_path / "out", timeout=120)
