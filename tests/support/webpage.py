@@ -142,3 +142,18 @@ class WebBoard:
         self.click(button)
         if self.state() == before:
             raise AssertionError("the menu did not take %s: %s" % (button, before))
+
+
+def upload_table(board, path):
+    """Send a rule table's file with the page's file input; the verdict the page shows."""
+    board.js("document.getElementById('table-result').textContent = ''")
+    board.page.set_input_files("#table-file", str(path))
+    return board.wait_for("(t => (t.includes(': taken') || t.includes(': refused')) && t)"
+                          "(document.getElementById('table-result').textContent)",
+                          what="the upload's verdict")
+
+
+def table_sha(board, name):
+    """The sha256 of the table the page's board holds for a game (the protocol's `tables`)."""
+    return {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}[
+        name]["sha256"]

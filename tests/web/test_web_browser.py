@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from webpage import CHROMIUM, MISSING, Site, WebBoard
+from webpage import CHROMIUM, MISSING, Site, WebBoard, table_sha, upload_table
 
 from cheeseboard import paths
 from cheeseboard.flash import image
@@ -374,19 +374,6 @@ def test_fifty_power_cycles_at_varied_instants(open_board):
     power_cycles(open_board(fake_clock=True), 50, seed=2)
 
 
-def _upload(board, path):
-    """Send a table file with the page's file input; the verdict the page shows."""
-    board.page.set_input_files("#table-file", str(path))
-    return board.wait_for("(t => (t.includes('taken') || t.includes('refused')) && t)"
-                          "(document.getElementById('table-result').textContent)",
-                          what="the upload's verdict")
-
-
-def _board_sha(board, name):
-    return {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}[
-        name]["sha256"]
-
-
 KITCHEN = (paths.FIRMWARE / "rules" / "kitchen.json").read_bytes()
 
 
@@ -397,9 +384,9 @@ def test_an_upload_that_is_not_ascii_gets_the_boards_verdict(open_board, tmp_pat
     board.boot()
     wide = tmp_path / "kitchen.json"
     wide.write_bytes(KITCHEN.replace(b'"f4"', '"f\uff14"'.encode()))
-    result = _upload(board, wide)
+    result = upload_table(board, wide)
     assert result.startswith("kitchen: refused: ") and "expected ASCII" in result, result
-    assert _board_sha(board, "kitchen") == hashlib.sha256(KITCHEN).hexdigest()
+    assert table_sha(board, "kitchen") == hashlib.sha256(KITCHEN).hexdigest()
 
 
 def test_an_upload_with_a_byte_order_mark_is_judged_on_its_bytes(open_board, tmp_path):
@@ -409,10 +396,10 @@ def test_an_upload_with_a_byte_order_mark_is_judged_on_its_bytes(open_board, tmp
     board.boot()
     bom = tmp_path / "kitchen.json"
     bom.write_bytes(b"\xef\xbb\xbf" + KITCHEN)
-    result = _upload(board, bom)
+    result = upload_table(board, bom)
     assert result.startswith("kitchen: ") and "sha256" not in result, result
     sent = KITCHEN if "refused" in result else bom.read_bytes()
-    assert _board_sha(board, "kitchen") == hashlib.sha256(sent).hexdigest(), result
+    assert table_sha(board, "kitchen") == hashlib.sha256(sent).hexdigest(), result
 
 
 def test_an_upload_is_named_for_its_game_as_sync_names_it(open_board, tmp_path):
@@ -423,9 +410,9 @@ def test_an_upload_is_named_for_its_game_as_sync_names_it(open_board, tmp_path):
     variant["win"]["cheese"] = 8
     named = tmp_path / "kitchen-8.json"
     named.write_text(json.dumps(variant))
-    result = _upload(board, named)
+    result = upload_table(board, named)
     assert result.startswith("kitchen: taken"), result
-    assert _board_sha(board, "kitchen") == hashlib.sha256(named.read_bytes()).hexdigest()
+    assert table_sha(board, "kitchen") == hashlib.sha256(named.read_bytes()).hexdigest()
 
 
 def test_the_state_line_names_the_player_to_roll(open_board):

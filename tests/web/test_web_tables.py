@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from webpage import MISSING
+from webpage import MISSING, table_sha, upload_table
 
 from cheeseboard import paths
 from cheeseboard.rules.check import check_bytes
@@ -74,16 +74,7 @@ def upload(board, folder, name, data):
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    board.js("document.getElementById('table-result').textContent = ''")
-    board.page.set_input_files("#table-file", str(path))
-    return board.wait_for("(t => (t.includes(': taken') || t.includes(': refused')) && t)"
-                          "(document.getElementById('table-result').textContent)",
-                          what="the upload's verdict")
-
-
-def board_sha(board, name):
-    return {t["name"]: t for t in board.js("window.cheeseboard.request('tables')")["tables"]}[
-        name]["sha256"]
+    return upload_table(board, path)
 
 
 @pytest.mark.parametrize("kind", ["Gouda's table named kitchen",
@@ -98,8 +89,8 @@ def test_a_table_for_another_game_is_refused_in_the_host_s_words(open_board, tmp
     result = upload(board, tmp_path, name, data)
     assert result.endswith(": refused: " + host[0]), result
     assert "\n" not in result
-    assert board_sha(board, "kitchen") == hashlib.sha256(KITCHEN).hexdigest()
-    assert board_sha(board, "gouda") == hashlib.sha256(GOUDA).hexdigest()
+    assert table_sha(board, "kitchen") == hashlib.sha256(KITCHEN).hexdigest()
+    assert table_sha(board, "gouda") == hashlib.sha256(GOUDA).hexdigest()
 
 
 def test_every_kind_of_table_gets_the_host_s_verdict(open_board, tmp_path):
