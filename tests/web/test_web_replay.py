@@ -27,13 +27,19 @@ def frame_colours(frame):
     return [tuple(frame[3 * i:3 * i + 3]) for i in range(len(frame) // 3)]
 
 
-def test_a_dropped_log_steps_forward_back_jumps_and_plays_on(open_board):
-    steps = positions.positions(logfile.read(JOURNAL), load_profile("pico"))
+def replayed(open_board, log, ms=120000):
+    """A page that took the log dropped on it, and the host's steps of the same log: as many."""
+    steps = positions.positions(logfile.read(log), load_profile("pico"))
     board = open_board(fake_clock=True)
     board.boot()
-    board.page.set_input_files("#replay-file", str(JOURNAL))
-    board.wait_for("window.cheeseboard.replay", ms=120000, step=200, what="the replay")
+    board.page.set_input_files("#replay-file", str(log))
+    board.wait_for("window.cheeseboard.replay", ms=ms, step=200, what="the replay")
     assert shown(board)["count"] == len(steps)
+    return board, steps
+
+
+def test_a_dropped_log_steps_forward_back_jumps_and_plays_on(open_board):
+    board, steps = replayed(open_board, JOURNAL)
     assert "kitchen" in board.js("document.querySelector('#picture svg text').textContent")
 
     def at(i):
@@ -123,12 +129,7 @@ def test_a_journal_with_two_thousand_takebacks_replays_to_its_end(open_board, tm
 
     path = tmp_path / "journal.txt"
     path.write_text(journal_with_takebacks(2000))
-    steps = positions.positions(logfile.read(path), load_profile("pico"))
-    board = open_board(fake_clock=True)
-    board.boot()
-    board.page.set_input_files("#replay-file", str(path))
-    board.wait_for("window.cheeseboard.replay", ms=600000, step=500, what="the replay")
-    assert shown(board)["count"] == len(steps)
+    board, steps = replayed(open_board, path, ms=600000)
     board.page.click("#replay-last")
     colours = board.js("Array.from(document.querySelectorAll('#picture circle.px'), "
                        "c => c.getAttribute('fill'))")
