@@ -25,7 +25,7 @@ class App:
         board.app = self  # the simulator's side channel asks it for the state (hal/sim.py)
         self.scene = scene
         self.buttons = Buttons(board)
-        self.limiter = render.PowerLimiter(board.profile["led"], board.scale_frame)
+        self.limiter = render.PowerLimiter(board.profile["led"])
         self.server = protocol.Server(board.console_write, self.handlers())
         self._work = render.new_frame(board.pixel_count)
         self._shown = render.new_frame(board.pixel_count)

@@ -20,11 +20,9 @@ def put(frame, pixel, rgb):
 
 
 class PowerLimiter:
-    def __init__(self, led, scale=None):
-        """scale: the board's own scaling of a frame (hal's Board.scale_frame), if it has one."""
+    def __init__(self, led):
         self.ma_full_white = led.get("ma_full_white", 60)
         self.budget_ma = led["budget_ma"]
-        self.scale = scale
 
     def limit(self, frame, out):
         """Copy frame into out, scaled down if needed to keep within budget."""
@@ -32,13 +30,6 @@ class PowerLimiter:
         allowed = self.budget_ma * 765 // self.ma_full_white
         if total <= allowed:
             out[:] = frame
-        else:
-            self._scaled(frame, out, allowed, total)
-
-    def _scaled(self, frame, out, allowed, total):
-        """out: frame scaled by allowed / total, each byte rounded down."""
-        if self.scale is not None:
-            self.scale(out, frame, len(frame), allowed, total)
             return
         for i in range(len(frame)):
             out[i] = frame[i] * allowed // total

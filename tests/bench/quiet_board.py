@@ -11,12 +11,6 @@ class QuietBoard:
         self.pins = {}
         self.frames = 0
         self.now = 0
-        try:  # the power limiter's scaling as the port's own board does it
-            from cheesefw.hal.rp2 import frame_scaler
-
-            self.scale_frame = frame_scaler()
-        except ImportError:  # no rp2 here: the limiter's loop in Python, as on such a board
-            self.scale_frame = None
 
     def show(self, frame):
         self.frames += 1

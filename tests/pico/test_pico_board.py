@@ -105,38 +105,6 @@ print(type(board).__module__, write_us, wire_us, fired[0])
 """
 
 
-# On the board: the power limiter's scaling in the chip's native code, against the same sum in
-# Python, on frames of every byte value over budgets from a whisker to a tenth of the frame.
-VIPER_SCALE = """
-import json, sys
-sys.path.insert(0, json.load(open('slot.json'))['active'])
-from cheesefw import hal, profile_file, render
-board = hal.open_board(profile_file.load_profile())
-frame = bytearray(i * 7 % 256 for i in range(3 * board.pixel_count))
-total = sum(frame)
-led = board.profile["led"]
-wrong = 0
-for allowed in (total - 1, total * 2 // 3, total // 10):
-    native = bytearray(len(frame))
-    render.PowerLimiter(led, board.scale_frame)._scaled(frame, native, allowed, total)
-    python = bytearray(len(frame))
-    render.PowerLimiter(led)._scaled(frame, python, allowed, total)
-    wrong += native != python
-print(board.scale_frame is not None, wrong)
-"""
-
-
-def test_the_power_limiter_scales_in_native_code_to_the_same_bytes(flashed_image, pico, tmp_path):
-    image = tmp_path / "scale.bin"
-    shutil.copy(flashed_image, image)
-    board = pico(image, uf2=None)
-    board.wait_protocol(timeout=60)
-    board.release_console()
-    run = board.mpremote("exec", VIPER_SCALE)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["True", "0"], run.stdout
-
-
 def test_frames_go_out_by_pio_while_the_chip_runs_on(flashed_image, pico, tmp_path):
     image = tmp_path / "pio.bin"
     shutil.copy(flashed_image, image)

@@ -21,10 +21,6 @@ CONSOLE_CHUNK = 256  # console bytes taken in per read
 class Board:
     """One physical (or virtual) cheeseboard."""
 
-    # scale_frame(out, frame, size, allowed, total): out[i] = frame[i] * allowed // total, in the
-    # port's native code where it has some (the power limiter's hot loop); None: in Python.
-    scale_frame = None
-
     def __init__(self, profile):
         self.profile = profile
         self.pixel_count = profile["led"]["count"]

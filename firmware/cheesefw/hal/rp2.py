@@ -53,33 +53,12 @@ def to_wire(wire: ptr8, frame: ptr8, pixels: int):
 """
 
 
-# The power limiter's scaling (cheesefw.render), the same sum byte by byte in viper: a
-# frame over its budget at 256 px took the limiter's Python loop 1.8 ms of a 5 ms redraw.
-_SCALE = """
-@micropython.viper
-def scale(out: ptr8, frame: ptr8, size: int, allowed: int, total: int):
-    while size > 0:
-        size -= 1
-        out[size] = frame[size] * allowed // total
-"""
-
-
-def _viper(source, name):
-    """The function `name` of viper source, compiled here, on the chip."""
-    scope = {"micropython": micropython}
-    exec(source, scope)
-    return scope[name]
-
-
-def frame_scaler():
-    """scale(out, frame, size, allowed, total), as hal.base.Board.scale_frame says."""
-    return _viper(_SCALE, "scale")
-
-
 def _wire_copier(order):
     """to_wire(wire, frame, pixels): an R, G, B frame into wire's byte order (order: each
     colour's place in a pixel on the wire)."""
-    return _viper(_TO_WIRE % order, "to_wire")
+    scope = {"micropython": micropython}
+    exec(_TO_WIRE % order, scope)
+    return scope["to_wire"]
 
 
 class Ws2812Chain:
@@ -133,7 +112,6 @@ class Board(base.Board):
         # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
         self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
-        self.scale_frame = frame_scaler()
         if self._chain is not None:
             # show() is the chain's write, which checks the frame's size itself: two Python
             # calls fewer a frame (about 85 us of a 64 px write's 200 on the emulated Pico)
