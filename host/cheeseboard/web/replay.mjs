@@ -3,7 +3,7 @@
 // VM of its own, beside the board's firmware image: the firmware's Play takes the log's lines in
 // turn, as its resume does, and paints each step, as `cheeseboard replay` does in the terminal.
 
-import { BOARD_PRELUDE, writeFiles } from "./vm.mjs";
+import { BOARD_PRELUDE, answerInVm } from "./vm.mjs";
 
 // The VM's side: the board's start (the firmware's slot on the import path), then the
 // replay over the log's text; its answer is JSON: {steps: [...]} or {error: "one line"}.
@@ -47,12 +47,8 @@ def _replay(text, own):
 
 // files: the board's flash ({path: Uint8Array}) with replay/positions.py and replay/logfile.py;
 // text: the log; own: the log is this board's journal (its kept rule table applies).
-export async function replaySteps(loadMicroPython, files, text, own) {
-  const mp = await loadMicroPython({ heapsize: 16 * 1024 * 1024, stdout: () => {},
-                                     stderr: () => {} });
-  writeFiles(mp.FS, files);
-  mp.runPython(SCRIPT);
-  return JSON.parse(mp.globals.get("_replay")(text, own));
+export function replaySteps(loadMicroPython, files, text, own) {
+  return answerInVm(loadMicroPython, 16 * 1024 * 1024, files, SCRIPT, "_replay", text, own);
 }
 
 // The words of one step: where it is, what was played to reach it ("?" where hidden).

@@ -5,7 +5,7 @@
 // not play, is refused with the host's words). It runs in a VM of its own, beside the board's
 // firmware image; the board's commit then checks the rest (the schema, the game's own checks).
 
-import { BOARD_PRELUDE, writeFiles } from "./vm.mjs";
+import { BOARD_PRELUDE, answerInVm } from "./vm.mjs";
 
 // The VM's side: the board's start (the firmware's slot on the import path), then the check
 // of upload.json; its answer is JSON: {game: the name to send it under, refused: [lines]}.
@@ -28,9 +28,7 @@ def _check(file_name):
 `;
 
 // files: the board's flash ({path: Uint8Array}) with host/naming.py; bytes: the file's.
-export async function checkTable(loadMicroPython, files, fileName, bytes) {
-  const mp = await loadMicroPython({ heapsize: 1024 * 1024, stdout: () => {}, stderr: () => {} });
-  writeFiles(mp.FS, { ...files, "upload.json": bytes });
-  mp.runPython(SCRIPT);
-  return JSON.parse(mp.globals.get("_check")(fileName));
+export function checkTable(loadMicroPython, files, fileName, bytes) {
+  return answerInVm(loadMicroPython, 1024 * 1024, { ...files, "upload.json": bytes }, SCRIPT,
+                    "_check", fileName);
 }

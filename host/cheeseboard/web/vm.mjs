@@ -44,6 +44,15 @@ def _start_only(up=None, feed=None):
 _firmware.main = _start_only
 exec(open("main.py").read())`);
 
+// The host's code that runs on MicroPython, in a quiet VM of its own: files written, the script
+// run, then its function `name` called with args; the function's answer is JSON.
+export async function answerInVm(loadMicroPython, heapsize, files, script, name, ...args) {
+  const mp = await loadMicroPython({ heapsize, stdout: () => {}, stderr: () => {} });
+  writeFiles(mp.FS, files);
+  mp.runPython(script);
+  return JSON.parse(mp.globals.get(name)(...args));
+}
+
 // files ({path from the root: Uint8Array}) into a VM's filesystem, their folders made.
 export function writeFiles(FS, files) {
   for (const [path, data] of Object.entries(files)) {
