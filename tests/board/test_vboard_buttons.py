@@ -3,7 +3,6 @@
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
@@ -64,15 +63,6 @@ def test_a_stuck_button_is_reported_and_the_others_still_work(vboard):
     assert vboard.request("state")["stuck"] == []
 
 
-def vm_process(board):
-    """The MicroPython VM's process id: the simulator's child (started from any of its threads)."""
-    tasks = Path("/proc/%d/task" % board.proc.pid)
-    children = [int(pid) for task in tasks.iterdir()
-                for pid in (task / "children").read_text().split()]
-    assert len(children) == 1, children
-    return children[0]
-
-
 @pytest.mark.parametrize("delay_ms", [0, 5, 10, 15, 20, 30])
 def test_a_press_counts_once_though_the_vm_is_held_still_in_its_middle(make_vboard, delay_ms):
     """A busy host may hold the VM still for longer than a press lasts (SIGSTOP here, for a
@@ -83,7 +73,7 @@ def test_a_press_counts_once_though_the_vm_is_held_still_in_its_middle(make_vboa
     start = board.request("state")["state"]
     choices = start["choices"]
     want = choices[(choices.index(start["value"]) + 1) % len(choices)]
-    vm = vm_process(board)
+    vm = board.vm_pid()
     board.link.press("next", hold_ms=60)
     time.sleep(delay_ms / 1000)  # where the stall falls: the verdict is the same at any instant
     os.kill(vm, signal.SIGSTOP)

@@ -8,7 +8,13 @@ a few thousand Ctrl-Cs. So a Ctrl-C goes on the side channel, and the count of t
 needed a signal is what these tests watch.
 """
 
+import os
+import signal
+import time
+
 import pytest
+
+from cheeseboard.sim.board import INTERRUPT_GRACE
 
 pytestmark = pytest.mark.board
 
@@ -67,3 +73,21 @@ def test_code_that_never_waits_is_stopped_by_a_signal_and_the_ctrl_c_counts_once
     assert vboard.port.read(100) == b""
     vboard.port.write(b"6*7\r")
     assert vboard.read_until(b">>> ") == b"6*7\r\n42\r\n>>> "
+
+
+def test_a_ctrl_c_behind_a_line_the_stopped_vm_has_not_read_stops_what_the_line_runs(vboard):
+    """The Ctrl-C's grace runs out while the VM, held by the host's scheduler, still waits at
+    its prompt: the signal waits for the line's code. Sent into the REPL's own wait, it would
+    drop the empty line there, and the loop typed before it would run on unstopped."""
+    stopped_at_the_prompt(vboard)
+    vm = vboard.vm_pid()
+    os.kill(vm, signal.SIGSTOP)
+    try:
+        vboard.port.write(b"while True: pass\r\x03")
+        # Past the grace on the wall, so that a host that signalled the ROM would have.
+        time.sleep(INTERRUPT_GRACE + 1)
+    finally:
+        os.kill(vm, signal.SIGCONT)
+    out = vboard.read_until(b">>> ", timeout=30)
+    assert b"KeyboardInterrupt" in out
+    assert signalled(vboard) == 1

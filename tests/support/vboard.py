@@ -119,6 +119,15 @@ class VBoard:
         self.proc.wait()
         self._close()
 
+    def vm_pid(self):
+        """The MicroPython VM's process id: the simulator's child (started from any of its
+        threads)."""
+        tasks = Path("/proc/%d/task" % self.proc.pid)
+        children = [int(pid) for task in tasks.iterdir()
+                    for pid in (task / "children").read_text().split()]
+        assert len(children) == 1, children
+        return children[0]
+
     def stop(self):
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()

@@ -7,9 +7,11 @@ mpremote and pyserial open by its path) and a MicroPython unix-port process
 - console bytes go to the VM's stdin, except Ctrl-C, the board's interrupt character: it
   goes on the side channel, and the VM raises KeyboardInterrupt at its next wait, as a
   board's VM does between two bytecodes (the bytes after it wait until it is taken). Only
-  code that never waits (a hang) is stopped by SIGINT, after INTERRUPT_GRACE: the unix
-  port raises it from the signal handler, wherever the VM is, and one that lands while the
-  VM holds a lock of its own (its interned strings', say) leaves that lock held for ever;
+  code that never waits (a hang) is stopped by SIGINT, after INTERRUPT_GRACE of its run: the
+  unix port raises it from the signal handler, wherever the VM is, and one that lands while
+  the VM holds a lock of its own (its interned strings', its heap's) leaves that lock held for
+  ever. So never while the ROM itself works (compiles a line, waits for a key): the VM says
+  when code starts and stops running ("X code", "X rom");
 - VM output is "cooked" (\\n -> \\r\\n) as a board's stdout is;
 - a soft reboot ends the VM process with an exit code, and a fresh VM (fresh
   heap) starts from the same flash folder in the mode the code names;
@@ -85,7 +87,7 @@ class VirtualBoard(PtyBoard):
         self._idle = False  # the VM's last tick did nothing a client can see
         self._running_since = time.monotonic()  # (wall) since the VM last got the clock
         self._stdin_fd = self._stdout_fd = None
-        self._ready = False  # the VM said it is up: SIGINT raises KeyboardInterrupt in it
+        self._in_code = False  # the VM runs code (not its ROM): SIGINT may stop it
         self._interrupting = None  # (wall) since a Ctrl-C waits for the VM to take it
         self._after_interrupt = bytearray()  # console bytes that came after it, held back
         self.interrupts_signalled = 0  # Ctrl-Cs SIGINT had to deliver (code that never waited)
@@ -230,7 +232,7 @@ class VirtualBoard(PtyBoard):
                 pass
         self._proc = None
         self._stdin_fd = self._stdout_fd = self._side_out_r = self._side_in_w = None
-        self._ready = False
+        self._in_code = False
         self._interrupting = None  # a Ctrl-C for the VM that went is lost with it
         self._after_interrupt.clear()
         if self.clock is not None:
@@ -430,10 +432,13 @@ class VirtualBoard(PtyBoard):
         """Seconds until a Ctrl-C the VM has not taken is delivered by SIGINT (then delivered
         now: the VM computes without waiting, a hang's only way out, as the unix port's own
         Ctrl-C). The VM is told first ("i") to forget the "I" it never read."""
-        if self._interrupting is None:  # (most turns of the loop: no lock to take)
+        if self._interrupting is None or not self._in_code:  # (most turns: no lock to take)
             return 0.05
+        if self._interrupting + INTERRUPT_GRACE > time.monotonic():
+            return self._interrupting + INTERRUPT_GRACE - time.monotonic()
+        self._from_side()  # an "X rom" the VM wrote meanwhile: its code has just ended
         with self._lock:
-            if self._interrupting is None or not self._ready:
+            if self._interrupting is None or not self._in_code:
                 return 0.05
             left = self._interrupting + INTERRUPT_GRACE - time.monotonic()
             if left > 0:
@@ -530,8 +535,13 @@ class VirtualBoard(PtyBoard):
             self.frame = bytes.fromhex(digits.decode())
             self.frame_seq += 1
             self._emit({"ev": "frame", "seq": self.frame_seq, "rgb": rest.decode()})
-        elif line == b"X up":
-            self._ready = True
+        elif line == b"X code":
+            with self._lock:
+                self._in_code = True
+                if self._interrupting is not None:  # its grace counts from the code's start
+                    self._interrupting = max(self._interrupting, time.monotonic())
+        elif line == b"X rom":
+            self._in_code = False
         elif line == b"X intr":
             self._interrupt_taken()
         elif kind == b"X" and rest.startswith(b"wdt "):

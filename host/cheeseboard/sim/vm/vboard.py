@@ -15,7 +15,9 @@
 #
 # Ctrl-C (the real board's USB interrupt char) arrives on the side channel: it raises
 # KeyboardInterrupt at the firmware's next wait (simboard.py), and reads as a 0x03 byte
-# while this REPL waits for input. Code that never waits gets it as SIGINT.
+# while this REPL waits for input. Code that never waits gets it as SIGINT, but only while
+# code runs (run()): the unix port raises it wherever the VM is, and one inside this ROM's
+# own work (a compile, a wait for a key) leaves it broken or takes the Ctrl-C out of order.
 import sys
 
 EXIT_SOFT_FRIENDLY = 64
@@ -103,10 +105,21 @@ class SoftReboot(Exception):
     pass
 
 
+def run(code, env):
+    """Run compiled code; the simulator may deliver a Ctrl-C as SIGINT only meanwhile."""
+    import simboard
+
+    simboard.send(b"X code")
+    try:
+        exec(code, env)
+    finally:
+        simboard.send(b"X rom")
+
+
 def run_code(source, filename, env, mode="exec"):
     """Compile and run source; print a traceback on error. Raise SoftReboot on SystemExit."""
     try:
-        exec(compile(source, filename, mode), env)
+        run(compile(source, filename, mode), env)
     except SystemExit:
         # pyexec turns SystemExit into a forced exit, i.e. a soft reboot.
         raise SoftReboot() from None
@@ -172,7 +185,7 @@ def execute_framed(source, env):
     """Run raw-REPL code: output, \\x04, error text, \\x04. True when it asked for a reboot."""
     try:
         try:
-            exec(compile(source, "<stdin>", "exec"), env)
+            run(compile(source, "<stdin>", "exec"), env)
             write("\x04\x04")
         except SystemExit:
             write("\x04\x04")
@@ -310,7 +323,6 @@ def boot(argv):
     builtins.input = board_input
     env = {"__name__": "__main__"}
     try:
-        simboard.send(b"X up")  # from here on, Ctrl-C may arrive as SIGINT
         run_file("boot.py", env)
         if mode == "friendly":
             run_file("main.py", env)
