@@ -23,8 +23,8 @@ PICK = "pick"  # the mice choose which mouse moves (action: the square it stands
 class Board:
     """The static kitchen from the rule table (kitchen_table.read_board fills it): grid, ids,
     neighbours, table, mouse holes. A grid is small arithmetic, and kept as such: `nbrs` holds
-    four bytes a square (the squares left, above, below and right of it, then EDGE), and `ids`
-    makes a square's id when asked (as lists they took a board 2.8 KB)."""
+    four bytes a square (the squares left, above, below and right of it, then EDGE), not a list
+    of tuples; `ids` is a tuple of the squares' ids."""
 
     def around(self, sq):
         """The squares next to sq, orthogonally (a tuple)."""
@@ -43,23 +43,11 @@ class Board:
         )
 
 
-class SquareIds:
-    """The square ids by square, "a1".."f7" (column letter, row number), made when asked."""
-
-    def __init__(self, rows, n):
-        self.rows = rows
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def __getitem__(self, sq):
-        if sq < 0:
-            sq += self.n
-        if not 0 <= sq < self.n:
-            raise IndexError("no square %r" % (sq,))
-        col, row = divmod(sq, self.rows)
-        return chr(97 + col) + chr(49 + row)  # (rows are one digit: 2..9)
+def square_ids(rows, n):
+    """The square ids by square, "a1".."f7" (column letter, row number), made once: made when
+    asked, they saved the board 1 KB of heap but cost 170-320 us each on a Pico (two builtin
+    calls and a join), and a view, a move's name and the board's players ask for dozens."""
+    return tuple(chr(97 + sq // rows) + chr(49 + sq % rows) for sq in range(n))
 
 
 def access(s, m):

@@ -6,7 +6,7 @@ of its code once it has run, so that play keeps only the Board.
 """
 
 from cheesefw import table_fields
-from cheesefw.games.kitchen_moves import EDGE, PASS, STOP, Board, SquareIds
+from cheesefw.games.kitchen_moves import EDGE, PASS, STOP, Board, square_ids
 
 
 def read_board(rules, kinds):
@@ -31,7 +31,7 @@ def _read_board(rules):
     n = cols * rows
     board.rows = rows
     board.n = n
-    board.ids = SquareIds(rows, n)
+    board.ids = square_ids(rows, n)
     board.nbrs = bytes(nb for sq in range(n) for nb in _neighbours(sq, cols, rows))
     board.open = bytes([PASS | STOP]) * n  # template: every square free to pass and stop
     board.table = bytearray(n)
