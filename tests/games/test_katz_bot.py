@@ -118,3 +118,21 @@ def test_the_same_seed_replays_the_same_choices():
     a = play(5, ["strong", "beginner", "strong"])
     b = play(5, ["strong", "beginner", "strong"])
     assert list(a.history) == list(b.history)
+
+
+def test_the_positions_it_weighs_do_not_read_the_options_again(monkeypatch):
+    """Each move it weighs is a copy of the state (after_move) with the game's options as
+    read: reading them again imports the table reader anew on a board (25 ms a copy on a
+    Pico), dozens of times a decision."""
+    from cheesefw import table_fields
+
+    rng = Rng(3)
+    s = katz.State(RULES, {"players": 4})
+    s.apply_action(rng.choose(s.chance_outcomes()))
+
+    def read_again(*args):
+        raise AssertionError("the options read again")
+
+    monkeypatch.setattr(table_fields, "choose_options", read_again)
+    assert katz.bot_move(s, rng, "strong") in s.legal_actions()
+    assert s.after_move(s.legal_actions()[0]).options is s.options

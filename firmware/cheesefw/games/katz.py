@@ -48,20 +48,25 @@ def bot_move(state, rng, level="strong"):
 class State(Replayed):
     """One race: the mice's places and towers, the die, whose turn, driven by actions."""
 
-    def __init__(self, rules, options=None):
+    def __init__(self, rules, options=None, chosen=False):
+        """chosen: `options` are another state's, checked already (after_move's copy: read
+        again, they took a Pico 25 ms a copy, the reader imported anew each time)."""
         t = rules if isinstance(rules, Track) else check_table(rules)  # a Track: already read
         self.track = t
-        # The options, read by the reader every game shares, which the board lets go of at once.
-        from cheesefw.modules import forget
-        from cheesefw.table_fields import choose_options
+        if not chosen:
+            # The options, read by the reader every game shares, which the board lets go of at
+            # once.
+            from cheesefw.modules import forget
+            from cheesefw.table_fields import choose_options
 
-        try:
-            self.options = o = choose_options(NAME, OPTIONS, options)
-        finally:
-            forget("cheesefw.table_fields")
-        if not t.players[0] <= o["players"] <= t.players[1]:
-            raise ValueError("katz: option 'players' expected %d..%d (the table's players), got %d"
-                             % (t.players[0], t.players[1], o["players"]))
+            try:
+                options = choose_options(NAME, OPTIONS, options)
+            finally:
+                forget("cheesefw.table_fields")
+            if not t.players[0] <= options["players"] <= t.players[1]:
+                raise ValueError("katz: option 'players' expected %d..%d (the table's players), "
+                                 "got %d" % (t.players[0], t.players[1], options["players"]))
+        self.options = o = options
         self.n = n = o["players"]
         self.m = m = t.mice  # mice per player: mouse i belongs to player i // m
         self._log = bytearray()
@@ -257,7 +262,7 @@ class State(Replayed):
         """A copy of this state with the legal move `action` made, before the turn passes (what
         a board player looks at); its history is left empty."""
         sid, steps = self._legal(action)
-        s = State(self.track, self.options)
+        s = State(self.track, self.options, chosen=True)
         s.turn, s.roll, s.phase = self.turn, self.roll, self.phase
         s.place = bytearray(self.place)
         s.level = bytearray(self.level)
