@@ -39,7 +39,7 @@ def think(state, rng, level="strong"):
     elif phase == SEARCH:
         legal = _search(state, legal, strong)
     elif phase == LAST and strong:
-        legal = _most(legal, suspicion(state), state.grid)
+        legal = _most(legal, suspicion(state), _squares(state.grid))
     return legal[rng.below(len(legal))]
 
 
@@ -62,24 +62,31 @@ def suspicion(state):
     return weight
 
 
+def _squares(g):
+    """Each card id's square, in a dict made once a decision: Grid.square checks what it is
+    given (some 200 us a call on a Pico), and a decision looks up dozens of ids."""
+    return dict((sid, sq) for sq, sid in enumerate(g.ids))
+
+
 def _search(state, legal, strong):
     g = state.grid
-    down = [a for a in legal if not state.up[g.square(a)]]
+    square = _squares(g)
+    down = [a for a in legal if not state.up[square[a]]]
     if not strong:
         return down or legal
     weight = suspicion(state)
     if down:
-        return _most(down, weight, g)
+        return _most(down, weight, square)
     # Every card around is face up: step towards the most suspect card.
     target = max(weight)
     goals = [sq for sq in range(g.n) if weight[sq] == target]
-    best = min(_steps(g, g.square(a), goals) for a in legal)
-    return [a for a in legal if _steps(g, g.square(a), goals) == best]
+    best = min(_steps(g, square[a], goals) for a in legal)
+    return [a for a in legal if _steps(g, square[a], goals) == best]
 
 
-def _most(ids, weight, g):
-    top = max(weight[g.square(a)] for a in ids)
-    return [a for a in ids if weight[g.square(a)] == top]
+def _most(ids, weight, square):
+    top = max(weight[square[a]] for a in ids)
+    return [a for a in ids if weight[square[a]] == top]
 
 
 def _steps(g, start, goals):
@@ -102,6 +109,7 @@ def _swap(state, rng, legal):
     One pass over the swaps, keeping only the few that qualify: the list of every swap is
     already the largest thing a move holds on a small heap."""
     g = state.grid
+    square = _squares(g)
     rat = state.rat()
     near = g.nbrs[state.guard]
     away = []  # swaps that take the rat from beside the guard to a card not beside it
@@ -109,7 +117,7 @@ def _swap(state, rng, legal):
     for a in legal:
         if a == KEEP:
             continue
-        x, y = g.square(a[0]), g.square(a[1])
+        x, y = square[a[0]], square[a[1]]
         if rat == x or rat == y:
             if rat in near and (y if rat == x else x) not in near:
                 away.append(a)
