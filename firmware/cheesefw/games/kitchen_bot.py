@@ -9,18 +9,17 @@ real paths: the cat goes where the chance of a catch at its next roll is highest
 mice weigh each square by the chance that the cat's next roll reaches it, moving the mouse
 whose move gains most. Ties are broken by the random source, so neither is predictable, and
 the same seed replays the same game.
+
+They weigh squares as the game's ints and name only the action they choose by its id: a square
+id parsed back (Board.square, checked) costs a Pico some 200 us, and a decision weighs dozens.
 """
 
 from cheesefw.games.kitchen_moves import CAT, DIE, PICK, SHOWN, STAY, access, destinations
 
 
-def _xy(sid):
-    return ord(sid[0]) - 97, int(sid[1:])
-
-
-def _distance(a, b):
-    (ax, ay), (bx, by) = _xy(a), _xy(b)
-    return abs(ax - bx) + abs(ay - by)
+def _distance(b, x, y):
+    """Steps between squares x and y of board b, ignoring walls (columns plus rows apart)."""
+    return abs(x // b.rows - y // b.rows) + abs(x % b.rows - y % b.rows)
 
 
 def think(state, rng, level="strong"):
@@ -37,32 +36,29 @@ def think(state, rng, level="strong"):
 def choose_cat(state, rng):
     """The cat's action at a cat decision: a legal action of `state`."""
     legal = state.legal_actions()
-    ids = state.board.ids
-    # Mice it may catch: on the floor, not in a hole, not hidden under the table.
-    prey = [ids[sq] for sq in state.mice
-            if sq >= 0 and sq not in state.board.holes and not state.board.table[sq]]
+    b = state.board
+    prey = _prey(state)
     squares = [a for a in legal if a != STAY]
     if not squares:
         return legal[rng.below(len(legal))]
-    catch = [a for a in squares if a in prey]
+    catch = [a for a in squares if b.square(a) in prey]
     if catch:
         return catch[rng.below(len(catch))]
     if not prey:  # every mouse is safe: wander
         return squares[rng.below(len(squares))]
-
-    def score(a):
-        return min(_distance(a, m) for m in prey)
-
-    best = min(score(a) for a in squares)
-    near = [a for a in squares if score(a) == best]
+    scores = []
+    for a in squares:
+        sq = b.square(a)
+        scores.append(min(_distance(b, sq, m) for m in prey))
+    best = min(scores)
+    near = [squares[i] for i in range(len(squares)) if scores[i] == best]
     return near[rng.below(len(near))]
 
 
-def _mouse_value(state, sid, near_cat=True):
-    """How good a square is for a mouse to stop on: cheese, tiles, home, away from the cat
+def _mouse_value(state, sq, near_cat=True):
+    """How good square sq is for a mouse to stop on: cheese, tiles, home, away from the cat
     (near_cat: judged by the steps to the cat; the strong mice judge it by the cat's paths)."""
     b = state.board
-    sq = b.square(sid)
     tile = state.tiles[sq]
     value = 0
     if tile == SHOWN and sq != state.cat:
@@ -72,7 +68,7 @@ def _mouse_value(state, sid, near_cat=True):
     if sq in b.holes and state.cheese >= state.goal and not state.home:
         value += 8  # the cheese is in: bring it home
     if near_cat and state.cat >= 0:
-        near = _distance(sid, b.ids[state.cat])
+        near = _distance(b, sq, state.cat)
         if near <= 3 and not b.table[sq] and sq not in b.holes:
             value -= 4 - near  # within the cat's reach
     return value
@@ -90,23 +86,23 @@ def choose_mice(state, rng):
                 scores.append(-10)
                 continue
             reach = _mouse_reach(state, a)
-            scores.append(max([_mouse_value(state, s) for s in reach] or [-9]))
+            scores.append(max([_mouse_value(state, sq) for sq in reach] or [-9]))
     else:
-        scores = [_mouse_value(state, a) if a != STAY else -10 for a in legal]
+        b = state.board
+        scores = [_mouse_value(state, b.square(a)) if a != STAY else -10 for a in legal]
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
 
 
 def _mouse_reach(state, sid):
-    """The squares (ids) the mouse on square sid may reach with the roll, as the game's hint
+    """The squares the mouse on square id sid may reach with the roll, as the game's hint
     lights them but for its own: its paths alone (the hint lists every mouse's legal moves
     first, four times this work)."""
     b = state.board
     sq = b.square(sid)
     acc = access(state, state.mice.index(sq))
-    ids = b.ids
-    return [ids[x] for x in destinations(b, sq, state.roll, acc, state.rules["house"]["revisit"])]
+    return destinations(b, sq, state.roll, acc, state.rules["house"]["revisit"])
 
 
 # -- strong: one roll ahead --------------------------------------------------------------
@@ -136,7 +132,8 @@ def _cat_reach(state, start):
 def strong_cat(state, rng):
     """Catch when it can; otherwise stop where the next roll most likely catches a mouse,
     closest to the prey, and off face-down tiles (a cheese the cat turns over is the mice's)."""
-    legal = state.legal_actions()
+    legal = state.legal_actions()  # (the cat's paths: a step of its own)
+    yield
     squares = [a for a in legal if a != STAY]
     prey = _prey(state)
     b = state.board
@@ -145,16 +142,16 @@ def strong_cat(state, rng):
         return catch[rng.below(len(catch))]
     if not squares or not prey:
         return choose_cat(state, rng)
-    ids = b.ids
     scores = []
     for a in squares:
-        reach = yield from _cat_reach(state, b.square(a))
+        sq = b.square(a)
+        reach = yield from _cat_reach(state, sq)
         hit = 0.0
-        for sq in prey:
-            hit = max(hit, reach.get(sq, 0.0))
-        near = min(_distance(a, ids[m]) for m in prey)
-        tile = state.tiles[b.square(a)]
-        face_down = tile is not None and tile != SHOWN and not b.table[b.square(a)]
+        for m in prey:
+            hit = max(hit, reach.get(m, 0.0))
+        near = min(_distance(b, sq, m) for m in prey)
+        tile = state.tiles[sq]
+        face_down = tile is not None and tile != SHOWN and not b.table[sq]
         scores.append(10 * hit - 0.5 * near - (1.0 if face_down else 0.0))
     return _best(rng, squares, scores)
 
@@ -162,13 +159,13 @@ def strong_cat(state, rng):
 def strong_mice(state, rng):
     """Each square weighed by what it holds and by the chance the cat's next roll reaches it;
     at a pick, the mouse whose move gains most over staying where it is."""
-    legal = state.legal_actions()
+    legal = state.legal_actions()  # (every mouse's paths: a step of its own)
+    yield
     b = state.board
     danger = (yield from _cat_reach(state, state.cat)) if state.cat >= 0 else {}
 
-    def value(sid):
-        sq = b.square(sid)
-        v = _mouse_value(state, sid, False)
+    def value(sq):
+        v = _mouse_value(state, sq, False)
         if not b.table[sq] and sq not in b.holes:
             v -= 12 * danger.get(sq, 0.0)
         return v
@@ -181,10 +178,10 @@ def strong_mice(state, rng):
                 scores.append(-99)
                 continue
             reach = _mouse_reach(state, a)
-            scores.append(max([value(x) for x in reach] or [-99]) - value(a))
+            scores.append(max([value(x) for x in reach] or [-99]) - value(b.square(a)))
     else:
         yield
-        scores = [value(a) if a != STAY else -99 for a in legal]
+        scores = [value(b.square(a)) if a != STAY else -99 for a in legal]
     return _best(rng, legal, scores)
 
 
