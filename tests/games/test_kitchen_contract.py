@@ -237,6 +237,25 @@ def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_m
         access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
         start, steps = rng.randrange(board.n), rng.randint(1, 6)
         found = bytearray(board.n)
-        _walk(board.nbrs, [start], steps, access, True, found)  # every path, one by one
+        _walk(board.nbrs, [start], steps, access, True, found, False)  # every path, one by one
         want = [sq for sq in range(board.n) if found[sq]]
         assert destinations(board, start, steps, access, True) == want
+
+
+@pytest.mark.parametrize("revisit", [False, True])
+def test_the_first_square_found_is_one_of_them_and_none_only_when_there_is_none(revisit):
+    """A pick asks only whether each mouse can move: the search stops at its first square."""
+    import random
+
+    board = read_board(RULES, kitchen.KINDS)
+    rng = random.Random(2)
+    stopped_early = 0
+    for _ in range(2000):
+        access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
+        start, steps = rng.randrange(board.n), rng.randint(1, 6)
+        every = destinations(board, start, steps, access, revisit)
+        first = destinations(board, start, steps, access, revisit, first=True)
+        assert len(first) == min(1, len(every))
+        assert set(first) <= set(every)
+        stopped_early += len(every) > 1
+    assert stopped_early > 100

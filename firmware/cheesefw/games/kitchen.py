@@ -189,7 +189,8 @@ class State:
             squares = [sq for sq in range(b.n) if b.table[sq]]
         elif phase == PICK:  # "hij kiest de muis die hij wil verplaatsen"
             squares = sorted(
-                self.mice[m] for m in range(4) if self.mice[m] >= 0 and self._reach(m, self.roll)
+                self.mice[m] for m in range(4)
+                if self.mice[m] >= 0 and self._reach(m, self.roll, first=True)
             )
         elif phase == _MOVE:
             squares = self._reach(self._who(), self.roll)
@@ -468,11 +469,12 @@ class State:
 
     # -- where a piece may go (the rules per square are kitchen_moves.access) ---------------
 
-    def _reach(self, m, steps):
-        """The squares mouse m (the cat: m = -1) reaches in exactly `steps` steps."""
+    def _reach(self, m, steps, first=False):
+        """The squares mouse m (the cat: m = -1) reaches in exactly `steps` steps (first: the
+        first one found, or none)."""
         start = self.cat if m < 0 else self.mice[m]
         return destinations(
-            self.board, start, steps, access(self, m), self.rules["house"]["revisit"]
+            self.board, start, steps, access(self, m), self.rules["house"]["revisit"], first
         )
 
     # -- small helpers -----------------------------------------------------------------------
