@@ -59,10 +59,18 @@ class PicoTable(VirtualTable):
 def play_until(table, moves, most=40):
     """Press what the game waits for until it has made `moves` moves (at most `most` presses):
     a press made while the chip computes a game's start (its clock running on) is lost, as on a
-    board a press that nobody's loop reads; the state after."""
+    board a press that nobody's loop reads; the state after. Short of `moves` after them all,
+    AssertionError with what the board waited for at each press and the chip's clock."""
+    seen = []
     for _ in range(most):
         s = table.state()
         if s["moves"] >= moves:
             return s
-        table.press({"roll": "roll", "rolling": "next"}.get(s["wait"], "ok"))
-    return table.state()
+        button = {"roll": "roll", "rolling": "next"}.get(s["wait"], "ok")
+        seen.append("%s %s at %d ms" % (s["wait"], button, board_ms(table.vboard)))
+        table.press(button)
+    s = table.state()
+    if s["moves"] < moves:
+        raise AssertionError("%d of %d moves after %d presses; the board waited for, and was "
+                             "pressed: %s; then %r" % (s["moves"], moves, most, "; ".join(seen), s))
+    return s
