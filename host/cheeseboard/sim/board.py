@@ -434,8 +434,9 @@ class VirtualBoard(PtyBoard):
         Ctrl-C). The VM is told first ("i") to forget the "I" it never read."""
         if self._interrupting is None or not self._in_code:  # (most turns: no lock to take)
             return 0.05
-        if self._interrupting + INTERRUPT_GRACE > time.monotonic():
-            return self._interrupting + INTERRUPT_GRACE - time.monotonic()
+        left = self._interrupting + INTERRUPT_GRACE - time.monotonic()
+        if left > 0:
+            return left
         self._from_side()  # an "X rom" the VM wrote meanwhile: its code has just ended
         with self._lock:
             if self._interrupting is None or not self._in_code:
