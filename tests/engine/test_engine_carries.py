@@ -83,3 +83,19 @@ print(sorted(m for m in sys.modules if m.startswith("cheesefw")))
                      "profile_check", "request_line", "answers", "tables", "engine.takeback"):
             assert "'cheesefw.%s'" % rare not in modules, (rare, modules)
     assert "'cheesefw.engine.play'" in playing  # (the listing is the VM's)
+
+
+@pytest.mark.parametrize("seats", [[], [[1, "strong"]]])
+def test_the_board_players_code_comes_with_a_game_it_plays_in_and_never_with_one_of_persons(
+        seats, monkeypatch):
+    # Imported at the game's start (a long tick already), not in the tick of their first turn,
+    # which it held for 50-70 ms on a Pico; a game of persons only never carries it.
+    import cheesefw.games
+
+    monkeypatch.delitem(sys.modules, "cheesefw.games.katz_bot", raising=False)
+    monkeypatch.delattr(cheesefw.games, "katz_bot", raising=False)
+    table = CpuTable()
+    table.engine.start_game("katz", {"players": 2}, seats=seats)
+    play = table.engine.scene
+    assert play.wait != "bot" and play.thinking is None  # nobody has thought yet
+    assert ("cheesefw.games.katz_bot" in sys.modules) == bool(seats)

@@ -87,6 +87,10 @@ class Play:
         for seat, level in seats:
             self.levels[seat] = level
         self.bots = sorted(self.levels)
+        if self.bots:
+            # The board's players' module now, in the game's start, which is a long tick
+            # already: imported at their first turn, it held that tick 50-70 ms on a Pico.
+            self._bot()
         self.bot_at = None  # when the board reacts in the open window (None: it does not)
         self.thinking = None  # the board player's decision being thought (a generator)
         self.decided = None  # what it decided, once thinking is None again
