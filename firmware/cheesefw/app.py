@@ -11,12 +11,14 @@ TICK_MS = 10
 # seed: a repeatable die for a test, where the host cannot seed the chip's entropy)
 _ANSWERS = const(("hello", "state", "log", "selftest", "seed"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
-# The collector runs in a quiet tick (one whose work took at most _QUIET_MS) once the heap has
-# grown by _GROWN of what was free after the last collection: a collection takes a Pico's
-# tick or more (docs/benchmarks.md), and left to itself it comes when the heap runs out, in
-# the middle of a busy tick (a redraw, a board player's thinking).
+# The collector runs in the idle rest of a quiet tick (one whose work took at most _QUIET_MS),
+# once _COLLECT_MS of the board's clock have passed since it last ran: left to itself it comes
+# when the heap runs out, in the middle of a busy tick (a redraw, a board player's thinking).
+# The heap is not asked how full it is: gc.mem_alloc() walks every block of it, 8.4 ms on the
+# emulated Pico (more than a collection of a fresh heap), and asked in every quiet tick it
+# spaced a waiting board's ticks 18 ms apart, too far for a short press to be read twice.
 _QUIET_MS = const(2)
-_GROWN = const(4)  # a quarter
+_COLLECT_MS = const(1000)
 
 
 class App:
@@ -32,7 +34,7 @@ class App:
         self._out = render.new_frame(board.pixel_count)
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
-        self._collect_at = 0  # the heap in use that makes a quiet tick collect (idle())
+        self._collected_at = board.ticks_ms()  # the last collection in a quiet tick (idle())
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -92,15 +94,15 @@ class App:
                 board.sleep_ms(left)
 
     def idle(self, left):
-        """The rest of a tick, left ms: a collection in a quiet tick once the heap has grown
-        enough; returns the ms still left."""
-        if left < TICK_MS - _QUIET_MS or gc.mem_alloc() < self._collect_at:
-            return left
+        """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
+        passed since the last; returns the ms still left."""
         board = self.board
         start = board.ticks_ms()
+        if left < TICK_MS - _QUIET_MS or board.ticks_diff(start, self._collected_at) < _COLLECT_MS:
+            return left
         gc.collect()
-        self._collect_at = gc.mem_alloc() + gc.mem_free() // _GROWN
-        return left - board.ticks_diff(board.ticks_ms(), start)
+        self._collected_at = now = board.ticks_ms()
+        return left - board.ticks_diff(now, start)
 
 
 def start(trial=False, feed=None):

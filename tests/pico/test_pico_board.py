@@ -180,6 +180,27 @@ def test_flashed_onto_micropython_it_plays_gouda_by_buttons(flashed_image, pico,
     assert again.request("log", **{"from": 0})["moves"][:len(moves)] == moves
 
 
+def test_a_waiting_board_reads_every_short_press(flashed_image, pico, tmp_path):
+    # Presses of 40 ms of the chip's clock at the menu: a waiting board reads its buttons every
+    # tick (10 ms), so each press is seen on three ticks at least, and counts once. (Its quiet
+    # ticks once asked the heap how full it was, 8.4 ms each, and came 18 ms apart: 11 of 100
+    # such presses counted.)
+    image = tmp_path / "presses.bin"
+    shutil.copy(flashed_image, image)
+    board = pico(image, uf2=None)
+    board.wait_protocol(timeout=60)
+    board.link.wait_frame(0, timeout=30)
+    table = PicoTable(board)
+    menu = table.state()
+    games = menu["choices"]
+    first = games.index(menu["value"])
+    seen = []
+    for _ in range(8):
+        table.press("next")
+        seen.append(table.state()["value"])
+    assert seen == [games[(first + i) % len(games)] for i in range(1, 9)], (first, seen)
+
+
 def test_the_frozen_uf2_boots_to_the_menu_and_plays(tmp_path, frozen_uf2):
     board = VBoard(tmp_path / "frozen.bin", target="pico", uf2=frozen_uf2)
     try:
