@@ -87,12 +87,12 @@ def run(a, board, ticks, kind_of=None):
     now = 0
     idle = getattr(a, "idle", None)  # the App's work in a tick's idle rest, if it has any
     for i in range(ticks):
-        board.start_tick(now)
         thinks = kind_of(a) if kind_of else 0
         made = moves_of(a) if kind_of else 0
         appends = board.appends
         frames = board.frames
-        free = gc.mem_free()
+        free = gc.mem_free()  # (it walks the whole heap: 8.4 ms of a Pico, before the tick)
+        board.start_tick(now)
         t0 = time.ticks_us()
         a.tick()
         if idle:
