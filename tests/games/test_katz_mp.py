@@ -66,5 +66,6 @@ def test_the_board_imports_only_the_chosen_game():
     root = FIRMWARE.parent
     code = CHOSEN.replace("PROFILE", repr(str(root / "hardware/profiles/pico.json")))
     out = run_mp(code, path=[root / "tests/bench"]).split("\n")[-2]
-    assert out == ("['cheesefw.games', 'cheesefw.games.katz', 'cheesefw.games.katz_table', "
-                   "'cheesefw.games.replayed']")
+    # (the board plays seat 2: its player comes with the game, katz_bot)
+    assert out == ("['cheesefw.games', 'cheesefw.games.katz', 'cheesefw.games.katz_bot', "
+                   "'cheesefw.games.katz_table', 'cheesefw.games.replayed']")
