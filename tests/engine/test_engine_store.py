@@ -100,3 +100,16 @@ print(moves[-1])
     lines = out.split("\n")
     assert lines[0] == "5 [[0, 'x'], [1, 'x'], [2, 'x'], [3, 'x'], [4, 'x']] kitchen"
     assert lines[1] == "after"
+
+
+def test_outcomes_all_alike_weigh_one_each_as_the_denominators_tried_in_turn_give_them():
+    from cheesefw.engine.rng import _smallest_weights, _weights
+
+    for n in (1, 2, 5, 6, 38, 97, 1024):
+        alike = [1 / n] * n
+        assert _weights(alike) == _smallest_weights(alike) == [1] * n
+    unlike = [10 / 38, 8 / 38, 20 / 38]  # (and the draws the same as they were)
+    assert _weights(unlike) == _smallest_weights(unlike) == [5, 4, 10]  # over 19
+    pile = [(card, 1 / 40) for card in range(40)]
+    assert [Rng(s).choose(pile) for s in range(300)] == [
+        pile[Rng(s).below(40)][0] for s in range(300)]

@@ -62,7 +62,19 @@ def seed_after(seed, n):
 
 
 def _weights(probabilities):
-    """Whole weights proportional to probabilities, over the smallest denominator that fits."""
+    """Whole weights proportional to probabilities, over the smallest denominator that fits.
+
+    Outcomes all alike (a fair die, a shuffled pile) weigh one each: the denominator is their
+    number, found at once (a Pico took some 2.5 ms to try the denominators up to a 40-card
+    pile's, a card drawn)."""
+    first = probabilities[0]
+    if len(probabilities) <= 1024 and all(p == first for p in probabilities):
+        return [1] * len(probabilities)
+    return _smallest_weights(probabilities)
+
+
+def _smallest_weights(probabilities):
+    """_weights, each denominator tried in turn."""
     for d in range(1, 1025):
         weights = [p * d for p in probabilities]
         if all(abs(w - int(w + 0.5)) < 1e-6 for w in weights):
