@@ -25,12 +25,33 @@ def board_ms(board):
 
 def wait_board_ms(board, ms, timeout=60.0):
     """Wait until ms more have passed on the chip's clock (however slow the emulator runs)."""
-    until = board_ms(board) + ms
+    wait_until_board_ms(board, board_ms(board) + ms, timeout)
+
+
+def wait_until_board_ms(board, until, timeout=60.0):
+    """Wait until the chip's clock has passed `until` ms."""
     deadline = time.monotonic() + timeout
     while board_ms(board) < until:
         if time.monotonic() > deadline:
-            raise AssertionError("the chip's clock did not pass %d ms" % ms)
+            raise AssertionError("the chip's clock did not reach %d ms" % until)
         time.sleep(0.02)
+
+
+def pin_taken_at(board, drive):
+    """drive() sends a button's levels; the chip's clock, in ms, when the emulator took them.
+    Their "from now" counts from there: a busy host may pass them on late, after the clock it
+    last reported, and a press timed from that could still be down when the test goes on."""
+    link = board.link
+    start = len(link.events)
+    drive()
+    taken = []
+
+    def took(s):
+        taken[:] = [e for e in s.events[start:] if e.get("ev") == "pin"]
+        return bool(taken)
+
+    link.wait_for(took, 60, "the emulator to take the pin's levels")
+    return taken[0]["at_ms"]
 
 
 class PicoTable(VirtualTable):
@@ -39,18 +60,18 @@ class PicoTable(VirtualTable):
     GAP_MS = 75
 
     def press(self, name):
-        self.vboard.link.press(name, hold_ms=self.PRESS_MS)
+        at = pin_taken_at(self.vboard, lambda: self.vboard.link.press(name, hold_ms=self.PRESS_MS))
         self.presses += 1
-        wait_board_ms(self.vboard, self.PRESS_MS + self.GAP_MS)
+        wait_until_board_ms(self.vboard, at + self.PRESS_MS + self.GAP_MS)
 
     def hold(self, name):
-        self.vboard.link.hold(name)
+        at = pin_taken_at(self.vboard, lambda: self.vboard.link.hold(name))
         self.presses += 1
-        wait_board_ms(self.vboard, self.GAP_MS)
+        wait_until_board_ms(self.vboard, at + self.GAP_MS)
 
     def release(self, name):
-        self.vboard.link.release(name)
-        wait_board_ms(self.vboard, self.GAP_MS)
+        at = pin_taken_at(self.vboard, lambda: self.vboard.link.release(name))
+        wait_until_board_ms(self.vboard, at + self.GAP_MS)
 
     def wait(self, ms):
         wait_board_ms(self.vboard, ms)

@@ -300,6 +300,11 @@ class PicoBoard(PtyBoard):
         kind, _, rest = line.partition(b" ")
         if kind == b"T":
             self.board_ms = int(rest)
+        elif kind == b"A":  # a pin's levels taken, "from now" being this ms of the chip's clock
+            gpio, at = map(int, rest.split(b" "))
+            buttons = self.profile["buttons"]
+            button = next((name for name in buttons if buttons[name] == gpio), None)
+            self._emit({"ev": "pin", "button": button, "at_ms": at})
         elif kind == b"I":
             start, end = map(int, rest.split(b" "))
             self._emit({"ev": "irq_off", "ns": end - start, "at_ms": end // 1_000_000})

@@ -10,7 +10,9 @@
 //             in emulated time
 //   side out <-  "F <start ns> <end ns> <hex>" one WS2812 frame as the chain
 //             received it (wire order), "T <ms>" the emulated clock, "U" USB configured,
-//             "I <start ns> <end ns>" interrupts masked (PRIMASK) for 20 us or more
+//             "I <start ns> <end ns>" interrupts masked (PRIMASK) for 20 us or more,
+//             "A <gpio> <ms>" a pin's levels taken, at that ms of the emulated clock (their
+//             "from now"; a busy host may pass them on later than it sent them)
 //   exit 3 <- the watchdog (or machine.reset) reset the chip: start it again from the flash
 //
 // The flash is a QSPI NOR flash behind the SSI, emulated here because rp2040js has none: its
@@ -276,6 +278,7 @@ new net.Socket({ fd: Number(sideInText), readable: true, writable: false }).on('
       const alarm = mcu.clock.createAlarm(() => pin.setInputValue(level !== 0));
       alarm.schedule(Math.max(0, ms) * 1e6);
     }
+    side(`A ${gpio} ${Math.floor(mcu.clock.nanos / 1e6)}`);
   }
 });
 
