@@ -96,9 +96,11 @@ class App:
     def idle(self, left):
         """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
         passed since the last; returns the ms still left."""
+        if left < TICK_MS - _QUIET_MS:  # (a busy tick: the clock not even read)
+            return left
         board = self.board
         start = board.ticks_ms()
-        if left < TICK_MS - _QUIET_MS or board.ticks_diff(start, self._collected_at) < _COLLECT_MS:
+        if board.ticks_diff(start, self._collected_at) < _COLLECT_MS:
             return left
         gc.collect()
         self._collected_at = now = board.ticks_ms()

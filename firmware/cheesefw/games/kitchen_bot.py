@@ -41,15 +41,13 @@ def choose_cat(state, rng):
     squares = [a for a in legal if a != STAY]
     if not squares:
         return legal[rng.below(len(legal))]
-    catch = [a for a in squares if b.square(a) in prey]
+    where = [b.square(a) for a in squares]  # (each id parsed once)
+    catch = [squares[i] for i in range(len(squares)) if where[i] in prey]
     if catch:
         return catch[rng.below(len(catch))]
     if not prey:  # every mouse is safe: wander
         return squares[rng.below(len(squares))]
-    scores = []
-    for a in squares:
-        sq = b.square(a)
-        scores.append(min(_distance(b, sq, m) for m in prey))
+    scores = [min(_distance(b, sq, m) for m in prey) for sq in where]
     best = min(scores)
     near = [squares[i] for i in range(len(squares)) if scores[i] == best]
     return near[rng.below(len(near))]
