@@ -18,6 +18,7 @@
 // The flash is a QSPI NOR flash behind the SSI, emulated here because rp2040js has none: its
 // erase and program commands change the image in the file given, page by page, as they
 // happen, so a power cut (this process killed) leaves the flash as the chip had written it.
+// Each keeps the flash busy for a W25Q16JV's typical time (BUSY_NS), on the chip's clock.
 import fs from 'node:fs';
 import net from 'node:net';
 import { RP2040, USBCDC } from 'rp2040js';
@@ -53,10 +54,17 @@ function persist(offset, length) {
   fs.writeSync(flashFd, mcu.flash, offset, length, offset);
 }
 
+// How long the flash is busy after a program or an erase: the W25Q16JV's typical times (its
+// datasheet's tPP, tSE, tBE1, tBE2, tCE). The chip polls the status register until it is done,
+// with interrupts off (MicroPython's flash writes): the time is the chip's, as on a Pico.
+const BUSY_NS = { 0x02: 0.4e6, 0x20: 45e6, 0x52: 120e6, 0xd8: 150e6, 0xc7: 5e9, 0x60: 5e9 };
+
 /** A SPI NOR flash, one byte exchanged at a time while its chip select is low. */
 class NorFlash {
-  constructor(mem) {
+  constructor(mem, clock) {
     this.mem = mem;
+    this.clock = clock;
+    this.busyUntilNs = 0;
     this.writeEnabled = false;
     this.begin();
   }
@@ -77,8 +85,8 @@ class NorFlash {
     }
     const n = this.count++;
     switch (this.cmd) {
-      case 0x05: // status 1: never busy (an operation completes at chip select high)
-        return this.writeEnabled ? 2 : 0;
+      case 0x05: // status 1: busy (bit 0) until the last program or erase is done
+        return (this.clock.nanos < this.busyUntilNs ? 1 : 0) | (this.writeEnabled ? 2 : 0);
       case 0x35: // status 2: quad enable set
         return 2;
       case 0x9f: // JEDEC id: Winbond W25Q16
@@ -114,6 +122,10 @@ class NorFlash {
     }
   }
 
+  busyFor(cmd) {
+    this.busyUntilNs = this.clock.nanos + BUSY_NS[cmd];
+  }
+
   end() {
     const sizes = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
     if (this.cmd in sizes && this.count >= 3 && this.writeEnabled) {
@@ -122,13 +134,16 @@ class NorFlash {
       this.mem.fill(0xff, start, start + size);
       persist(start, size);
       this.writeEnabled = false;
+      this.busyFor(this.cmd);
     } else if ((this.cmd === 0xc7 || this.cmd === 0x60) && this.writeEnabled) {
       this.mem.fill(0xff, 0, FLASH_SIZE);
       persist(0, FLASH_SIZE);
       this.writeEnabled = false;
+      this.busyFor(this.cmd);
     } else if (this.cmd === 0x02 && this.programmed) {
       persist(this.addr & ~0xff & (FLASH_SIZE - 1), 256);
       this.writeEnabled = false;
+      this.busyFor(this.cmd);
     } else if (this.cmd === 0x02 || this.cmd === 0x01) {
       this.writeEnabled = false;
     }
@@ -136,7 +151,7 @@ class NorFlash {
   }
 }
 
-const nor = new NorFlash(mcu.flash);
+const nor = new NorFlash(mcu.flash, mcu.clock);
 const OUTOVER_LOW = 2;
 const OUTOVER_HIGH = 3;
 let csForced = 0; // the QSPI SS pad's output override: 0 = the SSI drives chip select
