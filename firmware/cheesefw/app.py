@@ -4,6 +4,7 @@ import gc
 
 from cheesefw import const, protocol, render
 from cheesefw.buttons import Buttons
+from cheesefw.collector import Collector
 from cheesefw.modules import forget
 
 TICK_MS = 10
@@ -11,17 +12,6 @@ TICK_MS = 10
 # seed: a repeatable die for a test, where the host cannot seed the chip's entropy)
 _ANSWERS = const(("hello", "state", "log", "selftest", "seed"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
-# The collector runs in a tick of its own, before the heap runs out: left to itself it comes in
-# the middle of whatever tick asks for the last free block (a redraw, a board player's
-# thinking), and a collection of a game's heap is most of a Pico's tick (8-9 ms as .mpy files).
-# How far the heap has filled is read from where a new one-block object lands: MicroPython's
-# allocator takes the first free block from where it last found one, so between collections
-# new objects land ever higher in the heap, and after one they start again from its lowest free
-# block. A tick that finds them landing more than half the heap's free space (at the start)
-# above where they landed after the last collection collects, and does nothing else. Asking the
-# heap (gc.mem_free()) walks every block of it, 8.4 ms on a Pico: once, at the start.
-
-
 class App:
     def __init__(self, board, scene):
         self.board = board
@@ -35,9 +25,7 @@ class App:
         self._out = render.new_frame(board.pixel_count)
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
-        gc.collect()
-        self._climb = gc.mem_free() // 2  # how far new objects may climb between collections
-        self._landed = id(bytearray(1))  # where one landed after the last collection
+        self.collector = Collector()
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -60,9 +48,8 @@ class App:
         board = self.board
         board.poll()
         now = board.ticks_ms()
-        if id(bytearray(1)) - self._landed > self._climb:
-            gc.collect()
-            self._landed = id(bytearray(1))
+        if self.collector.due():
+            self.collector.collect()
             return
         for name, event in self.buttons.events():
             if self.scene.on_button(name, event, now):

@@ -1,8 +1,9 @@
-"""The collector runs in a tick of its own, before the heap runs out (app.App.tick), on the real
-MicroPython VM (the unix port) with the board's heap: a collection of a game's heap is most of a
-Pico's tick (docs/benchmarks.md), so it must never land in a tick that also draws or thinks.
-The App reads how near the heap is to running out from where a new object lands, never by
-asking the heap: gc.mem_free() walks all of it (8.4 ms on the emulated Pico)."""
+"""The heap is collected in a tick of its own, before it runs out (app.App.tick,
+cheesefw/collector.py), on the real MicroPython VM (the unix port) with the board's heap: a
+collection of a game's heap is most of a Pico's tick (docs/benchmarks.md), so it must never land
+in a tick that also draws or thinks. How near the heap is to running out is read from where a
+new object lands, never by asking the heap in a tick: gc.mem_free() walks all of it (8.4 ms on
+the emulated Pico)."""
 
 import json
 from pathlib import Path
@@ -36,7 +37,7 @@ updated = bytearray(TICKS)
 at = array("i", [0])
 
 
-class Collector:  # the gc module as the App sees it, its calls noted
+class Spy:  # the gc module as the App's collector sees it, its calls noted
     asked = 0
 
     def collect(self):
@@ -52,7 +53,8 @@ class Collector:  # the gc module as the App sees it, its calls noted
         return gc.mem_alloc()
 
 
-app.gc = counted = Collector()
+import cheesefw.collector
+cheesefw.collector.gc = counted = Spy()
 update = engine.update
 
 
