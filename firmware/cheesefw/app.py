@@ -4,7 +4,6 @@ import gc
 
 from cheesefw import const, protocol, render
 from cheesefw.buttons import Buttons
-from cheesefw.collector import Collector
 from cheesefw.modules import forget
 
 TICK_MS = 10
@@ -12,6 +11,16 @@ TICK_MS = 10
 # seed: a repeatable die for a test, where the host cannot seed the chip's entropy)
 _ANSWERS = const(("hello", "state", "log", "selftest", "seed"))
 _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run this long
+# The collector runs in the idle rest of a quiet tick (one whose work took at most _QUIET_MS),
+# once _COLLECT_MS of the board's clock have passed since it last ran: left to itself it comes
+# when the heap runs out, in the middle of a busy tick (a redraw, a board player's thinking).
+# The heap is not asked how full it is: gc.mem_alloc() walks every block of it, 8.4 ms on the
+# emulated Pico (more than a collection of a fresh heap), and asked in every quiet tick it
+# spaced a waiting board's ticks 18 ms apart, too far for a short press to be read twice.
+_QUIET_MS = const(2)
+_COLLECT_MS = const(1000)
+
+
 class App:
     def __init__(self, board, scene):
         self.board = board
@@ -25,7 +34,7 @@ class App:
         self._out = render.new_frame(board.pixel_count)
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
-        self.collector = Collector()
+        self._collected_at = board.ticks_ms()  # the last collection in a quiet tick (idle())
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -43,14 +52,10 @@ class App:
         return run
 
     def tick(self):
-        """One pass of the main loop; writes a frame only when it changed. A tick that
-        collects the heap does nothing else (the next one reads the buttons and draws)."""
+        """One pass of the main loop; writes a frame only when it changed."""
         board = self.board
         board.poll()
         now = board.ticks_ms()
-        if self.collector.due():
-            self.collector.collect()
-            return
         for name, event in self.buttons.events():
             if self.scene.on_button(name, event, now):
                 self.dirty = True
@@ -84,7 +89,22 @@ class App:
                 up = None
             left = TICK_MS - board.ticks_diff(board.ticks_ms(), start)
             if left > 0:
+                left = self.idle(left)
+            if left > 0:
                 board.sleep_ms(left)
+
+    def idle(self, left):
+        """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
+        passed since the last; returns the ms still left."""
+        if left < TICK_MS - _QUIET_MS:  # (a busy tick: the clock not even read)
+            return left
+        board = self.board
+        start = board.ticks_ms()
+        if board.ticks_diff(start, self._collected_at) < _COLLECT_MS:
+            return left
+        gc.collect()
+        self._collected_at = now = board.ticks_ms()
+        return left - board.ticks_diff(now, start)
 
 
 def start(trial=False, feed=None):

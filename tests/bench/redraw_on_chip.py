@@ -9,8 +9,8 @@
 # a cached one costs a call),
 # the marks drawn on the bare board, the rest of the painting, the power limit, the write.
 # The tick that draws or writes a frame is a redraw tick; a redraw spread over ticks counts
-# each. On a tree whose App collects in a tick's idle rest (App.idle), the rest of each tick
-# goes to it, as that main loop's does, outside the tick's time.
+# each. The rest of each tick goes to App.idle, as the main loop's does (a collection in a
+# quiet tick), outside the tick's time.
 # A redraw tick with a collection in it (the heap ran out) is counted, not timed.
 # Prints one JSON line: {game: {"redraws", "move_redraws", "collections", "worst": {...},
 # "worst_move": {...}, "mean_move": {...}, "pixels"}}, each {...} the tick's us and its parts'.
@@ -111,11 +111,9 @@ def plays(game):
         a.tick()
         us = us_since(t0)
         collected = gc.mem_free() > free  # the heap ran out in the tick: a collection's in it
-        # the rest of the tick, as the main loop spends it (an older tree: a collection in a
-        # quiet one)
+        # the rest of the tick, as the main loop spends it: a collection in a quiet one
         t1 = time.ticks_us()
-        if hasattr(a, "idle"):
-            a.idle(max(0, 10 - us // 1000))
+        a.idle(max(0, 10 - us // 1000))
         tick_ms = (us + us_since(t1)) // 1000
         if not (board.frames != frames or spent["paint"]):
             continue  # no redraw, nor a part of one

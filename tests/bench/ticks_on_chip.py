@@ -6,8 +6,7 @@
 #                                  comma-separated (none: all)
 # The board's clock runs the chip's time within a tick and skips the rest of it, where a board
 # sleeps (a late tick starts the next one late, as App.run does): the thinking's slices and the
-# collector's ticks (or, on an older tree, its work in a tick's idle rest) are timed by it, and
-# the board's pauses (BOT_MS) cost no emulation.
+# collector's idle work are timed by it, and the board's pauses (BOT_MS) cost no emulation.
 # The journal is appended on the board's own file system, as on a board.
 import gc
 import json
