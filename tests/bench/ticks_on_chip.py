@@ -215,6 +215,9 @@ def board_plays(game, options, seats, level, ticks, profile_name=None):
     a = app.App(board, engine)
     run(a, board, ticks, thinks)
     moves = len(engine.scene.state.history)
+    # Back to the menu as the board goes there after a game: the game's modules let go (as
+    # .mpy files their code is on the heap, and the next game's collections would mark it).
+    engine._end_game()
     board.remove_file(JOURNAL)
     del a, engine, board
     gc.collect()
