@@ -20,6 +20,7 @@ from quiet_board import QuietBoard
 from cheesefw import app, profile_file
 from cheesefw.engine import core
 from cheesefw.games import load
+from cheesefw.modules import forget
 
 TICK_MS = 10
 JOURNAL = "bench-journal.txt"
@@ -217,7 +218,7 @@ def board_plays(game, options, seats, level, ticks, profile_name=None):
     moves = len(engine.scene.state.history)
     # Back to the menu as the board goes there after a game: the game's modules let go (as
     # .mpy files their code is on the heap, and the next game's collections would mark it).
-    engine._end_game()
+    forget(*core.GAME_MODULES)
     board.remove_file(JOURNAL)
     del a, engine, board
     gc.collect()

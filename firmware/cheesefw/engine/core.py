@@ -22,6 +22,10 @@ _TABLE_SIGNAL_MS = const(2000)  # the status light shows a new table is in, for 
 
 _LOG_PAGE = const(20)  # moves per `log` reply, so that replies stay short
 _NO_HEAP = const("not enough heap on this board for this game; the board plays on")
+# A game's modules and the engine's for play: let go when the game ends (the next game imports
+# its own, and the engine's play again)
+GAME_MODULES = ("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng",
+                "cheesefw.engine.takeback")
 
 
 class Engine:
@@ -216,9 +220,8 @@ class Engine:
         # The game's heap is free before the menu's comes back (a menu that had imported a game
         # for its options, too).
         self.scene = self.menu = None
-        # and its modules' (the next game imports its own, and the engine's play again)
-        forget("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng",
-               "cheesefw.engine.takeback")
+        # and its modules'
+        forget(*GAME_MODULES)
         gc.collect()
         self._read_maps()
         self._open_menu()
