@@ -140,9 +140,9 @@ def pico():
     console is USB CDC), in the chip's own time: ours, a full flash onto a blank Pico (to the
     new firmware up; a blank board has no trial to wait for), against `mpremote fs cp -r` of
     the same image laid out as files onto another blank Pico. What the emulator gets wrong:
-    flash erases and programs take no time (a real W25Q16's 4 KB erase takes about 45 ms; both
-    tools write the same files), and the chip's time runs on while it waits for the host, at
-    the wall's pace."""
+    the flash's erases and programs take a W25Q16JV's typical time, never its worst (both tools
+    write the same files), and the chip's time runs on while it waits for the host, at the
+    wall's pace (a busy machine lengthens both)."""
     from cheeseboard.uf2 import build_uf2
     from cheeseboard.uf2.source import UF2Error
 
