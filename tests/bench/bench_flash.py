@@ -187,7 +187,7 @@ def pico():
          + ("" if theirs_ms / ours_ms >= 3.5 else ": MISSED")),
     ]
     print_table("flash on the emulated Pico (python tests/bench/bench_flash.py pico; chip time,"
-                " no erase time)", rows)
+                " the flash's typical erase and program times)", rows)
 
 
 def main():
