@@ -9,9 +9,11 @@ each game (Gatenkaas on the pico16 profile) with the board on every seat, at the
 then at the beginner's, and times every main-loop tick in the chip's time (time.ticks_us). Its
 baseline, measured in the same run: an idle tick at the menu.
 
-The emulator models the flash's XIP cache (emulator.mjs); what it still gets wrong is in
-cheeseboard.pico.calibration, whose factors take each figure to what a real Pico is expected to
-show: the search's for a tick in which a board player thinks, ordinary Python's for the others.
+The emulator models the flash's XIP cache and the time it takes to erase and program
+(emulator.mjs: a journal line that makes LittleFS erase a sector holds the chip 45 ms); what it
+still gets wrong is in cheeseboard.pico.calibration, whose factors take each figure to what a
+real Pico is expected to show: the search's for a tick in which a board player thinks, ordinary
+Python's for the others.
 Each figure is printed as emulated and as calibrated. Targets:
 the longest tick within a tick (10 ms) calibrated, no late tick in 1,000, and a journal append
 that makes no tick but its own late.
