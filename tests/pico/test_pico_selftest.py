@@ -4,7 +4,7 @@ as a panel wired with another colour order shows it; a stuck button and a swappe
 import time
 
 import pytest
-from pico import skip_without_the_emulator, wait_board_ms
+from pico import pin_taken_at, skip_without_the_emulator, wait_board_ms, wait_until_board_ms
 from vboard import VBoard
 
 from cheeseboard.pico.board import ORDERS, wire_to_rgb
@@ -51,8 +51,11 @@ def test_the_selftest_on_the_emulated_pico(tmp_path, frozen_uf2):
     try:
         board.wait_protocol(timeout=60)
         link = board.link
-        link.hold("back")  # stuck from before the test
-        wait_board_ms(board, 100)
+        # stuck from before the test: held 100 ms of the chip's clock from when the emulator
+        # took it (the clock the host saw last may be well behind the chip's on a busy machine:
+        # timed from it, the hold could still be too new to count when the test starts)
+        held_at = pin_taken_at(board, lambda: link.hold("back"))
+        wait_until_board_ms(board, held_at + 100)
         board.request("selftest", start=True)
         link.release("back")
         # Pixel 3 in red, as the pin carries it; on a panel whose pixels take RGB where the
