@@ -27,7 +27,8 @@ class App:
         board.app = self  # the simulator's side channel asks it for the state (hal/sim.py)
         self.scene = scene
         self.buttons = Buttons(board)
-        self.limiter = render.PowerLimiter(board.profile["led"])
+        loops = getattr(board, "frame_loops", None)  # (compiled for the chip, where it can be)
+        self.limiter = render.PowerLimiter(board.profile["led"], loops)
         self.server = protocol.Server(board.console_write, self.handlers())
         self._work = render.new_frame(board.pixel_count)
         self._shown = render.new_frame(board.pixel_count)

@@ -20,16 +20,24 @@ def put(frame, pixel, rgb):
 
 
 class PowerLimiter:
-    def __init__(self, led):
+    def __init__(self, led, loops=None):
+        """loops: (total, scale), the two loops over a frame compiled for the board where its
+        port can (cheesefw.hal.frame_loops); else the VM's own, below."""
         self.ma_full_white = led.get("ma_full_white", 60)
         self.budget_ma = led["budget_ma"]
+        self._total, self._scale = loops or (sum, scale)
 
     def limit(self, frame, out):
         """Copy frame into out, scaled down if needed to keep within budget."""
-        total = sum(frame)  # 765 per pixel at full white
+        total = self._total(frame)  # 765 per pixel at full white
         allowed = self.budget_ma * 765 // self.ma_full_white
         if total <= allowed:
             out[:] = frame
             return
-        for i in range(len(frame)):
-            out[i] = frame[i] * allowed // total
+        self._scale(out, frame, allowed, total)
+
+
+def scale(out, frame, allowed, total):
+    """Each byte of frame times allowed // total, into out."""
+    for i in range(len(frame)):
+        out[i] = frame[i] * allowed // total

@@ -27,6 +27,11 @@ from cheesefw.games import load
 from cheesefw.hal import rp2 as hal
 from cheesefw.hal.wire_order import wire_order
 
+try:
+    from cheesefw.hal import frame_loops
+except ImportError:  # (an older tree: the limiter's loops in the VM only)
+    frame_loops = None
+
 TICKS = 400
 PARTS = ("view", "marks", "paint", "limit", "write")
 NAME = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
@@ -44,6 +49,8 @@ class ChipBoard(QuietBoard):
         QuietBoard.__init__(self, profile)
         led = profile["led"]
         self.chain = hal.Ws2812Chain(led["pin"], led["count"], wire_order(led))
+        # the limiter's loops as the rp2 backend gives them to the App
+        self.frame_loops = frame_loops.compiled() if frame_loops else None
         self.began = time.ticks_ms()
 
     def begin(self, tick_ms):

@@ -21,6 +21,10 @@ CONSOLE_CHUNK = 256  # console bytes taken in per read
 class Board:
     """One physical (or virtual) cheeseboard."""
 
+    # The power limiter's loops over a frame, compiled for the chip (cheesefw.hal.frame_loops),
+    # on the boards whose port compiles them; None: the VM's own (cheesefw.render)
+    frame_loops: "tuple | None" = None
+
     def __init__(self, profile):
         self.profile = profile
         self.pixel_count = profile["led"]["count"]

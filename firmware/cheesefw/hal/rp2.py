@@ -13,7 +13,7 @@ import rp2
 import uctypes
 from micropython import const
 
-from cheesefw.hal import base
+from cheesefw.hal import base, frame_loops
 from cheesefw.hal.wire_order import wire_order
 
 _PIO_HZ = const(8_000_000)  # 125 ns a PIO cycle: a bit is 10 cycles, 1.25 µs
@@ -112,6 +112,7 @@ class Board(base.Board):
         # (no "pin": a board whose wiring is not known, cheesefw.fault's: no pin is touched)
         self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
+        self.frame_loops = frame_loops.compiled()
         if self._chain is not None:
             # show() is the chain's write, which checks the frame's size itself: two Python
             # calls fewer a frame (about 85 us of a 64 px write's 200 on the emulated Pico)
