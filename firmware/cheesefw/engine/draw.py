@@ -197,6 +197,15 @@ class Painter:
         self._marked = None
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
+    def prime(self, marks):
+        """The marks of a game's first view drawn over the bare board now, in the game's start
+        (a long tick already), so that its first redraw starts from them: drawn there, every
+        mark found in the map, they were the longest redraw of a game (the kitchen's 9.7 ms
+        on a Pico)."""
+        frame = bytearray(len(self._bare))
+        self._marks(frame, marks)
+        self._marked = (marks, bytes(frame))
+
     def pixels_of(self, space):
         """The pixels of a space of the game's map; () for one the map does not have."""
         q = self.map.index(space)

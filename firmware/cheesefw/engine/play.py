@@ -131,6 +131,8 @@ class Play:
         self._waited = False  # the last tick's thinking waited for its redraw
         self._redraw_due = False  # a move was made in the last tick: this one redraws
         self._advance(0)
+        if painter is not None:  # (None: a game played with nothing to draw it on)
+            painter.prime(self._game_view()["marks"])
 
     def _replay(self, move):
         if isinstance(move, dict):  # a takeback: {"takeback": moves kept}
