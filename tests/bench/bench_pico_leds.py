@@ -25,7 +25,7 @@ CALIBRATION = calibration.factor("ordinary Python")  # real Pico / emulated (doc
 CPU_TARGET = 0.1  # a write's CPU time against its wire time, on a real Pico
 IRQ_OFF_TARGET_US = 100  # the longest interrupts may stay masked
 HAL_FILES = ("__init__.py", "hal/__init__.py", "hal/base.py", "hal/rp2.py", "hal/micropython.py",
-             "hal/wire_order.py")
+             "hal/wire_order.py", "hal/frame_loops.py")
 
 # On the chip: a backend's frame write (its show()) at n pixels, its least CPU time of three
 # (each after the previous frame has left the wire), then the chip's clock (ms) when it was done.

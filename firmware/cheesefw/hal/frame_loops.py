@@ -34,8 +34,14 @@ def scale(out, frame, allowed: int, total: int):
 def compiled():
     """(total, scale): total(frame) the sum of its bytes; scale(out, frame, allowed, total)
     each byte of frame times allowed // total, into out."""
+    return on_chip(_LOOPS, "total", "scale")
+
+
+def on_chip(source, *names):
+    """The functions named in viper source, compiled here, on the chip (rp2.py's reorder
+    too)."""
     import micropython
 
     scope = {"micropython": micropython}
-    exec(_LOOPS, scope)
-    return scope["total"], scope["scale"]
+    exec(source, scope)
+    return tuple(scope[name] for name in names)

@@ -8,7 +8,6 @@ each bit, interrupts stay on, and the CPU is free while the frame is on the wire
 from time import ticks_add, ticks_diff, ticks_us
 
 import machine
-import micropython
 import rp2
 import uctypes
 from micropython import const
@@ -56,9 +55,7 @@ def to_wire(wire: ptr8, frame: ptr8, pixels: int):
 def _wire_copier(order):
     """to_wire(wire, frame, pixels): an R, G, B frame into wire's byte order (order: each
     colour's place in a pixel on the wire)."""
-    scope = {"micropython": micropython}
-    exec(_TO_WIRE % order, scope)
-    return scope["to_wire"]
+    return frame_loops.on_chip(_TO_WIRE % order, "to_wire")[0]
 
 
 class Ws2812Chain:
