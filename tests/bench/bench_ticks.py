@@ -89,6 +89,16 @@ def rows_of(result, label):
                 probe["append_kept_worst_us"],
                 probe["append_kept_worst_us"] / (probe["append_open_worst_us"] or 1))),
         ]
+    if "append_region_mean_us" in probe:
+        rows += [
+            ("the same line in the journal's own region of the flash, %s (us)" % label,
+             "%d" % probe["append_region_mean_us"], "%.3fx the file's; worst %d us (%.3fx)"
+             % (probe["append_region_mean_us"] / (probe["append_open_mean_us"] or 1),
+                probe["append_region_worst_us"],
+                probe["append_region_worst_us"] / (probe["append_open_worst_us"] or 1))),
+            ("a game's start in the region, its used blocks erased, %s (us)" % label,
+             "%d" % probe["region_start_us"], "after those 40 lines: one block"),
+        ]
     for name, run in sorted(result["games"].items()):
         long_ticks = run["long"]  # [index, us, kind] of each tick over 2 ms
         worst = max(long_ticks, key=lambda t: calibrated(t[1], t[2]), default=[0, run["worst_us"],

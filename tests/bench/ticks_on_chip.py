@@ -7,7 +7,8 @@
 # The board's clock runs the chip's time within a tick and skips the rest of it, where a board
 # sleeps (a late tick starts the next one late, as App.run does): the thinking's slices and the
 # collector's idle work are timed by it, and the board's pauses (BOT_MS) cost no emulation.
-# The journal is appended on the board's own file system, as on a board.
+# The journal is kept as on a board: in the region the cheeseboard UF2 leaves it on a Pico's
+# flash (engine/flash_journal.py), else appended to a file on the board's own file system.
 import gc
 import json
 import os
@@ -39,14 +40,24 @@ GAMES = (
 )
 
 
+def journal_region():
+    """The flash the cheeseboard UF2 keeps for the journal, on a Pico; None elsewhere."""
+    if sys.platform != "rp2":
+        return None
+    from cheesefw.hal.rp2 import journal_region
+
+    return journal_region()
+
+
 class BenchBoard(QuietBoard):
-    """The engine's board on a clock that skips the idle rest of each tick; its journal on
-    the file system."""
+    """The engine's board on a clock that skips the idle rest of each tick; its journal where
+    a board keeps it (its region, or a file)."""
 
     def __init__(self, profile):
         super().__init__(profile)
         self.began = time.ticks_us()
         self.appends = 0
+        self.journal_flash = REGION
 
     def start_tick(self, now):
         self.now = now
@@ -63,7 +74,6 @@ class BenchBoard(QuietBoard):
             f.write(data)
 
     def append_file(self, name, text):
-        self.appends += 1
         with open(JOURNAL, "a") as f:
             f.write(text)
 
@@ -163,6 +173,7 @@ def probe():
     out = {"compute_us": compute, "alloc_us": alloc, "collect_us": collect,
            "in_use": gc.mem_alloc(), "free": gc.mem_free()}
     out.update(appends())
+    out.update(region_appends())
     return out
 
 
@@ -194,6 +205,35 @@ def appends(count=40):
     return out
 
 
+class NoFiles:
+    def remove_file(self, name):
+        pass
+
+
+def region_appends(count=40):
+    """The same line appended count times to the journal's own region, where a board has one:
+    the mean and the worst, in us; and a game's start there after them (the region's used
+    blocks erased, the header programmed)."""
+    if REGION is None:
+        return {}
+    from cheesefw.engine.flash_journal import FlashJournal
+
+    journal = FlashJournal(NoFiles(), REGION)
+    journal.start({"game": "bench"})
+    move = ["play", 2, "downgrade"]
+    times = []
+    for _ in range(count):
+        t0 = time.ticks_us()
+        journal.append(move)
+        times.append(time.ticks_diff(time.ticks_us(), t0))
+    t0 = time.ticks_us()
+    journal.start({"game": "bench"})
+    start = time.ticks_diff(time.ticks_us(), t0)
+    journal.clear()
+    return {"append_region_mean_us": sum(times) // count,
+            "append_region_worst_us": max(times), "region_start_us": start}
+
+
 def thinks(a):
     """THINKS while the game's board player is thinking (at the tick's start; run() takes it off
     a tick whose thinking waited for its redraw)."""
@@ -206,6 +246,16 @@ def moves_of(a):
     return len(state.history) if state is not None else 0
 
 
+class CountedAppend:
+    def __init__(self, board, append):
+        self.board = board
+        self.append = append
+
+    def __call__(self, *moves):
+        self.board.appends += 1
+        self.append(*moves)
+
+
 def board_plays(game, options, seats, level, ticks, profile_name=None):
     board = BenchBoard(new_profile(profile_name))
     engine = core.Engine(board)
@@ -213,20 +263,23 @@ def board_plays(game, options, seats, level, ticks, profile_name=None):
     for key, choices in load(game).OPTIONS:
         opts.setdefault(key, choices[0])
     engine.start_game(game, opts, seats=[[s, level] for s in range(seats)])
+    # Play calls the journal's append through the instance: this one counts them
+    engine.journal.append = CountedAppend(board, engine.journal.append)
     a = app.App(board, engine)
     run(a, board, ticks, thinks)
     moves = len(engine.scene.state.history)
     # Back to the menu as the board goes there after a game: the game's modules let go (as
     # .mpy files their code is on the heap, and the next game's collections would mark it).
     forget(*core.GAME_MODULES)
-    board.remove_file(JOURNAL)
+    engine.journal.clear()  # (as at a game's end: the next game's engine finds none to resume)
     del a, engine, board
     gc.collect()
     return summary(LENGTHS, KINDS, moves)
 
 
 def main():
-    global LENGTHS, KINDS
+    global LENGTHS, KINDS, REGION
+    REGION = journal_region()
     ticks = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     pico16 = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
     only = sys.argv[3].split(",") if len(sys.argv) > 3 else None

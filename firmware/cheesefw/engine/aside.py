@@ -5,10 +5,11 @@ no heap of a board whose journal is whole.
 """
 
 
-def set_aside(board, name, why):
-    """Move the journal name, whole, to name.bad, and why to name.why (said on the console
-    too). why: the number of a whole line that is no move, the exception its replay raised,
-    or None (its first line names no game)."""
+def set_aside(board, name, why, copy=None):
+    """Move the journal name, whole, to name.bad (or copy(name.bad) it there: a journal kept
+    outside the filesystem), and why to name.why (said on the console too). why: the number
+    of a whole line that is no move, the exception its replay raised, or None (its first line
+    names no game)."""
     if why is None:
         why = "its first line names no game"
     elif type(why) is int:
@@ -16,6 +17,9 @@ def set_aside(board, name, why):
                "before it resumed" % why)
     else:
         why = "not resumed: %s: %s" % (type(why).__name__, why)
-    board.rename(name, name + ".bad")
+    if copy is None:
+        board.rename(name, name + ".bad")
+    else:
+        copy(name + ".bad")
     print("%s set aside as %s.bad: %s" % (name, name, why))
     board.write_file(name + ".why", why.encode())

@@ -32,7 +32,12 @@ class Engine:
     def __init__(self, board):
         self.board = board
         self.profile = board.profile
-        self.journal = Journal(board)
+        if getattr(board, "journal_flash", None) is None:
+            self.journal = Journal(board)
+        else:  # a region of its own: a move's line costs no erase (engine/flash_journal.py)
+            from cheesefw.engine.flash_journal import FlashJournal
+
+            self.journal = FlashJournal(board, board.journal_flash)
         self.menu = None
         self._tables = None
         # The colour-vision palette: the profile's default, then the menu's last choice.

@@ -24,6 +24,9 @@ class Board:
     # The power limiter's loops over a frame, compiled for the chip (cheesefw.hal.frame_loops),
     # on the boards whose port compiles them; None: the VM's own (cheesefw.render)
     frame_loops: "tuple | None" = None
+    # The flash kept outside the filesystem for a game's journal (cheesefw.engine.flash_journal),
+    # a block device, on the boards that have one; None: the journal is a file
+    journal_flash = None
 
     def __init__(self, profile):
         self.profile = profile

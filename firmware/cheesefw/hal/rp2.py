@@ -5,6 +5,7 @@ the DMA is not reading, handed to the DMA, and show() returns: the PIO state mac
 each bit, interrupts stay on, and the CPU is free while the frame is on the wire.
 """
 
+import os
 from time import ticks_add, ticks_diff, ticks_us
 
 import machine
@@ -97,6 +98,18 @@ class Ws2812Chain:
         self._next = n ^ 1
 
 
+def journal_region():
+    """The flash after the filesystem, kept for a game's journal by the cheeseboard UF2's
+    _boot.py (host/cheeseboard/uf2/frozen_mount.py), as a block device; None under
+    MicroPython's own UF2, whose filesystem holds all of its storage."""
+    whole = rp2.Flash()
+    blocks = whole.ioctl(4, 0)  # the storage's 4 KB blocks
+    used = os.statvfs("/")[2]  # the filesystem's, in blocks of the same size
+    if used >= blocks:
+        return None
+    return rp2.Flash(start=used * whole.ioctl(5, 0), len=(blocks - used) * whole.ioctl(5, 0))
+
+
 def _pio_tx_dreq(state_machine):
     """The DMA request line of a state machine's TX FIFO (PIO0's 0-3, PIO1's 8-11)."""
     return (state_machine & 3) + 8 * (state_machine >> 2)
@@ -110,6 +123,7 @@ class Board(base.Board):
         self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
         self.frame_loops = frame_loops.compiled()
+        self.journal_flash = journal_region()
         if self._chain is not None:
             # show() is the chain's write, which checks the frame's size itself: two Python
             # calls fewer a frame (about 85 us of a 64 px write's 200 on the emulated Pico)
