@@ -5,6 +5,7 @@ marked uf2, at the end."""
 import shutil
 import struct
 from pathlib import Path
+from types import SimpleNamespace
 
 import installed
 import pytest
@@ -30,6 +31,35 @@ def uf2_blocks(payloads, family=uf2file.RP2040, start=uf2file.FLASH_START):
 
 
 # --- what is frozen ---------------------------------------------------------------------------
+
+def test_the_ports_boot_py_gives_way_to_the_one_that_keeps_the_journals_region(tmp_path):
+    files, _ = manifest.frozen_files(PICO)
+    path = manifest.stage(files, tmp_path / "pico")
+    assert (tmp_path / "pico" / "_boot.py").read_bytes() == manifest.MOUNT.read_bytes()
+
+    class Manifest:  # MicroPython's ManifestFile (tools/manifestfile.py), what the text uses
+        def __init__(self):
+            self.frozen = []
+
+        def files(self):
+            return self.frozen
+
+        def include(self, path):  # the port's: its _boot.py among its modules
+            self.frozen += [SimpleNamespace(target_path=n, ours=False)
+                            for n in ("_boot.py", "rp2.py")]
+
+        def module(self, name, base_path):
+            self.frozen.append(SimpleNamespace(target_path=name, ours=True))
+
+        def package(self, name, base_path):
+            pass
+
+    m = Manifest()
+    exec(path.read_text(), {"include": m.include, "module": m.module, "package": m.package})
+    boots = [f for f in m.frozen if f.target_path == "_boot.py"]
+    assert len(boots) == 1 and boots[0].ours
+    assert any(f.target_path == "rp2.py" and not f.ours for f in m.frozen)
+
 
 def test_stage_freezes_the_package_the_loader_and_the_board_files(tmp_path):
     files, about = manifest.frozen_files(PICO)
