@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from journal_sweep import load
 from mpvm import run_mp
 
 from cheesefw.engine.journal import Journal
@@ -38,16 +39,6 @@ def test_choose_follows_the_probabilities_exactly():
     assert abs(counts["knife"] - 20000) < 600
     with pytest.raises(ValueError):
         rng.below(0)
-
-
-def load(journal):
-    """(header, moves) as a resume sees them."""
-    header = journal.header()
-    if header is None:
-        return None
-    moves = []
-    journal.replay(moves.append)
-    return header, moves
 
 
 def test_a_power_cut_at_any_byte_loses_only_the_move_being_written(tmp_path, monkeypatch):

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from journal_sweep import cut_and_resume, load
 from mpvm import run_mp
-from nor_flash import NorFlash, PowerCut
+from nor_flash import NorFlash
 
 from cheesefw.engine.flash_journal import FlashJournal
 from cheesefw.engine.journal import _line
@@ -23,16 +24,6 @@ MOVES = [["designate", i] for i in range(12)] + [["deal", list(range(40))]]  # o
 def board(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the board's filesystem: the base Board works on relative paths
     return Board.__new__(Board)
-
-
-def load(journal):
-    """(header, moves) as a resume sees them, or None."""
-    header = journal.header()
-    if header is None:
-        return None
-    moves = []
-    journal.replay(moves.append)
-    return header, moves
 
 
 def test_moves_cost_no_erase_and_come_back_after_a_restart(board):
@@ -75,22 +66,10 @@ def test_a_power_cut_at_any_byte_loses_only_the_move_being_written(board):
         journal.append(move)  # its last page: programmed whole, the line's end within it
         written.append(flash.programmed - 256 + (journal.end - 1) % 256 + 1)
     for cut in range(first, flash.programmed, 7):
-        flash.mem[:] = bytes(b"\xff" * len(flash.mem))
-        flash.programmed, flash.cut_at = 0, cut
-        journal = FlashJournal(board, flash)
-        try:
-            journal.start(HEADER)
-            for move in MOVES:
-                journal.append(move)
-        except PowerCut:
-            pass
-        flash.cut_at = -1
-        done = sum(1 for n in written if n <= cut)
-        assert load(FlashJournal(board, flash)) == (HEADER, MOVES[:done]), cut
-        journal = FlashJournal(board, flash)  # the power back: resume, then play on
-        load(journal)
-        journal.append(["next"])
-        assert load(FlashJournal(board, flash)) == (HEADER, MOVES[:done] + [["next"]]), cut
+        done = MOVES[:sum(1 for n in written if n <= cut)]
+        seen, again = cut_and_resume(board, HEADER, MOVES, cut)
+        assert seen == (HEADER, done), cut
+        assert again == (HEADER, done + [["next"]]), cut
 
 
 def test_a_line_that_is_no_move_is_kept_aside_whole_and_play_goes_on(board):
@@ -148,45 +127,22 @@ def test_a_journal_file_from_before_the_region_plays_on(board):
 def test_the_same_on_micropython(tmp_path):
     """The power cut's sweep, in short, on MicroPython's unix port with the Pico's heap: the
     bytes methods the reader leans on (lstrip, rstrip, find) behave there as on CPython."""
+    cuts = range(0, 4200, 61)
     code = """
 import json
-from nor_flash import NorFlash, PowerCut
-from cheesefw.engine.flash_journal import FlashJournal
+from journal_sweep import cut_and_resume
 from cheesefw.hal.base import Board
 class FilesOnly(Board):  # the base board's files, no pins or LEDs
     def __init__(self):
         pass
-board = FilesOnly()
-header = %s
-moves = %s
-for cut in range(0, 4200, 61):
-    flash = NorFlash(1)
-    flash.cut_at = cut
-    j = FlashJournal(board, flash)
-    try:
-        j.start(header)
-        for m in moves:
-            j.append(m)
-    except PowerCut:
-        pass
-    flash.cut_at = -1
-    j = FlashJournal(board, flash)
-    got = [j.header()]
-    if got[0] is not None:
-        j.replay(got.append)
-        j.append(["next"])
-        again = []
-        FlashJournal(board, flash).replay(again.append)
-        print(json.dumps([got, again]))
-    else:
-        print(json.dumps([got, None]))
-""" % (json.dumps(HEADER), json.dumps(MOVES))
+for cut in %r:
+    print(json.dumps(cut_and_resume(FilesOnly(), %s, %s, cut, blocks=1)))
+""" % (list(cuts), json.dumps(HEADER), json.dumps(MOVES))
     on_mp = [json.loads(line) for line in run_mp(code, cwd=tmp_path, path=(SUPPORT,)).splitlines()]
-    assert len(on_mp) == len(range(0, 4200, 61))
-    for cut, (got, again) in zip(range(0, 4200, 61), on_mp, strict=True):
-        if got[0] is None:
+    for cut, (seen, again) in zip(cuts, on_mp, strict=True):
+        if seen is None:
             continue  # cut in the header: no game
-        assert got[0] == HEADER
-        moves = got[1:]
-        assert moves == MOVES[:len(moves)] and again == moves + [["next"]], cut
-    assert any(len(got) > 5 for got, _ in on_mp)  # the sweep reached games with moves
+        header, moves = seen
+        assert header == HEADER and moves == MOVES[:len(moves)], cut
+        assert again == [HEADER, moves + [["next"]]], cut
+    assert any(seen and len(seen[1]) > 5 for seen, _ in on_mp)  # the sweep reached moves
