@@ -144,8 +144,10 @@ def fake_build(tmp_path, monkeypatch):
         if step.startswith("firmware"):
             folder = next(a[6:] for a in cmd if a.startswith("BUILD="))
             (Path(folder) / "firmware.uf2").write_bytes(uf2_blocks([b"x" * 256] * 3))
+            stack = "-DMICROPY_DEF_BOARD=MICROPY_ALLOC_GC_STACK_SIZE=%d" % build.GC_STACK_ENTRIES
+            assert env["CMAKE_ARGS"].split()[0] == stack  # every variant's collector
             if "interpreter-in-flash" in step:
-                assert "CMAKE_ARGS" not in env  # the port's own script
+                assert "LINKER_SCRIPT" not in env["CMAKE_ARGS"]  # the port's own script
             else:
                 script = env["CMAKE_ARGS"].split("MICROPY_BOARD_LINKER_SCRIPT=")[1]
                 assert Path(script).read_text() == linker.sram_script(tree)

@@ -2,6 +2,7 @@
 the build (and refused in one line when it is not 1.28's), the cache keyed on it, and the
 built ELF read for where the functions landed (the tests marked uf2 build it)."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,16 @@ def test_the_interpreter_the_collector_and_the_parser_run_from_sram(request, whi
     # what SRAM gives them, the heap loses: about 12 KB of the RP2040's 256 KB
     heap = linker.SRAM[0] + 256 * 1024 - found["__GcHeapStart"]
     assert 200 * 1024 < heap < 245 * 1024, heap
+
+
+@pytest.mark.uf2
+@pytest.mark.parametrize("which", ["frozen_uf2", "stock_uf2"])
+def test_the_collector_s_mark_stack_holds_256_entries(request, which):
+    # MicroPython's state (mp_state_ctx) holds the stack, 2 bytes an entry on an RP2040: 872
+    # bytes in all with the port's 64 (1.28), 384 more with 256
+    elf = build.elf_of(request.getfixturevalue(which))
+    table = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True,
+                           text=True, check=True).stdout
+    size = next(int(line.split()[1], 16) for line in table.splitlines()
+                if line.endswith(" mp_state_ctx"))
+    assert size == 872 + 2 * (build.GC_STACK_ENTRIES - 64), size
