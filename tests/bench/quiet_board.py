@@ -46,5 +46,10 @@ class QuietBoard:
     def append_file(self, name, text):
         pass
 
+    def journal(self):
+        from cheesefw.engine.journal import Journal
+
+        return Journal(self)
+
     def remove_file(self, name):
         pass

@@ -20,6 +20,7 @@ from quiet_board import QuietBoard
 
 from cheesefw import app, profile_file
 from cheesefw.engine import core
+from cheesefw.engine.journal import Journal
 from cheesefw.games import load
 from cheesefw.modules import forget
 
@@ -57,7 +58,13 @@ class BenchBoard(QuietBoard):
         super().__init__(profile)
         self.began = time.ticks_us()
         self.appends = 0
-        self.journal_flash = REGION
+
+    def journal(self):
+        if REGION is None:
+            return Journal(self)
+        from cheesefw.engine.flash_journal import FlashJournal
+
+        return FlashJournal(self, REGION)
 
     def start_tick(self, now):
         self.now = now

@@ -10,7 +10,6 @@ import json
 
 from cheesefw import const
 from cheesefw.engine.draw import Painter
-from cheesefw.engine.journal import Journal
 from cheesefw.games import GAMES, load
 from cheesefw.home import HOME, rules_files
 from cheesefw.modules import forget
@@ -32,12 +31,7 @@ class Engine:
     def __init__(self, board):
         self.board = board
         self.profile = board.profile
-        if getattr(board, "journal_flash", None) is None:
-            self.journal = Journal(board)
-        else:  # a region of its own: a move's line costs no erase (engine/flash_journal.py)
-            from cheesefw.engine.flash_journal import FlashJournal
-
-            self.journal = FlashJournal(board, board.journal_flash)
+        self.journal = board.journal()
         self.menu = None
         self._tables = None
         # The colour-vision palette: the profile's default, then the menu's last choice.

@@ -356,8 +356,7 @@ class Play:
         a chance outcome (a die rolled, a card drawn or dealt), a power played in a window (its
         marker face up) or a move the game's optional reveals() says turned something over; a
         person's move (a seat the board does not play) can go back, with what follows it.
-        Returns whether the move turned something over (the game's reveals(); None without
-        it)."""
+        Returns what the move turned over (the game's reveals(); None without it)."""
         state = self.state
         player = state.current_player()
         at = len(state.history)
@@ -375,12 +374,12 @@ class Play:
         return turned
 
     def _apply(self, action, now):
-        # The game's view says what the move turned over, looked at only when its reveals()
-        # says something was (a view is a slow board's largest piece of work: the move's tick
-        # is spared it, the redraw's tick makes it).
-        turned = self._move(action) and self._game_view().get("reveal")
+        # What the move turned over, to flip on the LEDs: the game's reveals() says, [space,
+        # kind] (True: something came out, and the redraw shows it). Never from the game's
+        # view, a slow board's largest piece of work: the redraw's tick makes it.
+        turned = self._move(action)
         self.journal.append(action)
-        if turned:
+        if turned and turned is not True:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
         self._advance(now)

@@ -219,7 +219,8 @@ class State(Replayed):
         """True after a move that showed the others something new (the engine then takes no
         move back past it): with hidden hands, every card laid or set aside came out of a hand
         nobody else saw -- taken back, a card every player has seen would go back into it
-        (docs/rules.md, "Taking a move back")."""
+        (docs/rules.md, "Taking a move back"). Nothing to flip on the LEDs: the redraw shows
+        the card where it lies."""
         return self.options["hands"] == "hidden"
 
     def hint(self, a):

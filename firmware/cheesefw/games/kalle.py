@@ -129,9 +129,11 @@ class State(Replayed):
         return self.phase == HIDE
 
     def reveals(self):
-        """True when the last action turned a gully card face up: no takeback goes back past it
-        (engine/play.py)."""
-        return self.turned is not None
+        """The gully card the last action turned face up, [space, animal], for the board to
+        flip on the LEDs (no takeback goes back past it: engine/play.py); None."""
+        if self.turned:
+            return [self.grid.ids[self.turned[0]], self.names[self.turned[1]]]
+        return None
 
     def current_player(self):
         phase = self.phase
@@ -317,7 +319,7 @@ class State(Replayed):
             "status": status,
         }
         if self.turned:
-            view["reveal"] = [ids[self.turned[0]], self.names[self.turned[1]]]
+            view["reveal"] = self.reveals()
         if self.result and self.phase in (SHOW, OVER):
             status["result"] = self.result
         return view

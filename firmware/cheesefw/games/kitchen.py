@@ -157,9 +157,9 @@ class State:
         return self.phase == _ROLL
 
     def reveals(self):
-        """True when the last action turned a tile face up: no takeback goes back past it
-        (engine/play.py)."""
-        return self.turned is not None
+        """The tile the last action turned face up, [square, kind], for the board to flip on
+        the LEDs (no takeback goes back past it: engine/play.py); None."""
+        return list(self.turned) if self.turned else None
 
     def current_player(self):
         """The player to act: the mice, the cat, CHANCE or TERMINAL."""
@@ -306,7 +306,7 @@ class State:
             "pieces": sorted(pieces),
             "marks": marks,
             "dice": [self.roll] if self.roll else [],
-            "reveal": list(self.turned) if self.turned else None,
+            "reveal": self.reveals(),
             "status": {
                 "cheese": self.cheese,
                 "goal": self.goal,

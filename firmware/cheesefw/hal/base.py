@@ -24,9 +24,6 @@ class Board:
     # The power limiter's loops over a frame, compiled for the chip (cheesefw.hal.frame_loops),
     # on the boards whose port compiles them; None: the VM's own (cheesefw.render)
     frame_loops: "tuple | None" = None
-    # The flash kept outside the filesystem for a game's journal (cheesefw.engine.flash_journal),
-    # a block device, on the boards that have one; None: the journal is a file
-    journal_flash = None
 
     def __init__(self, profile):
         self.profile = profile
@@ -88,6 +85,12 @@ class Board:
         with open(tmp, "wb") as f:
             f.write(data)
         os.rename(tmp, name)
+
+    def journal(self):
+        """The game's journal, kept where this board keeps it: a file on its flash."""
+        from cheesefw.engine.journal import Journal
+
+        return Journal(self)
 
     def copy_file(self, src, dst):
         """Copy a file atomically, a few hundred bytes at a time: mid-game the heap may

@@ -123,11 +123,20 @@ class Board(base.Board):
         self._chain = Ws2812Chain(led["pin"], led["count"], order) if "pin" in led else None
         base.Board.__init__(self, profile)
         self.frame_loops = frame_loops.compiled()
-        self.journal_flash = journal_region()
         if self._chain is not None:
             # show() is the chain's write, which checks the frame's size itself: two Python
             # calls fewer a frame (about 85 us of a 64 px write's 200 on the emulated Pico)
             self.show = self._chain.write
+
+    def journal(self):
+        """The game's journal: in the flash the cheeseboard UF2 keeps for it, where a move's
+        line is a page program (engine/flash_journal.py), else in a file."""
+        region = journal_region()
+        if region is None:
+            return base.Board.journal(self)
+        from cheesefw.engine.flash_journal import FlashJournal
+
+        return FlashJournal(self, region)
 
     def _make_pin(self, name, pin_id):
         # Buttons close to ground; the internal pull-up holds the line high.
