@@ -378,33 +378,32 @@ class Play:
         # kind] (True: something came out, and the redraw shows it). Never from the game's
         # view, a slow board's largest piece of work: the redraw's tick makes it.
         turned = self._move(action)
-        self.journal.append(action)
         if turned and turned is not True:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
-        self._advance(now)
+        self._advance(now, [action])
 
     def _roll_dice(self, now):
         """Resolve every die of this roll: the chance nodes that follow one press of roll."""
-        self._draw_chance(True)
-        self._advance(now)
+        self._advance(now, self._draw_chance(True, []))
 
-    def _draw_chance(self, rolls):
+    def _draw_chance(self, rolls, moves):
         """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal),
-        and journal them in one append (a deal's cards: one open of the file, not one each),
-        before anything waits on a player."""
+        before anything waits on a player; moves, with them added."""
         state = self.state
-        moves = []
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
             self._move(outcome)  # (a deal is hidden there)
             moves.append(outcome)
+        return moves
+
+    def _advance(self, now, made=None):
+        """Settle on what the board waits for next; shuffles and deals happen at once. made:
+        the moves this tick made, journaled with the deal that follows them in one append (a
+        journal line costs a write to the flash: one, not one a move and one a card)."""
+        moves = self._draw_chance(False, [] if made is None else made)
         if moves:
             self.journal.append(*moves)
-
-    def _advance(self, now):
-        """Settle on what the board waits for next; shuffles and deals happen at once."""
-        self._draw_chance(False)
         state = self.state
         player = state.current_player()
         self.cursor = 0
