@@ -30,7 +30,7 @@ GAMES = {
     "kitchen": ({}, 3500, True),
     "kalle": ({"players": 5}, 1000, False),
     "katz": ({"players": 6}, 1000, True),
-    "gatenkaas": ({"players": 4}, 2500, True),
+    "gatenkaas": ({"players": 4}, 800, True),
 }
 
 

@@ -278,7 +278,7 @@ def test_a_cat_card_may_not_leave_the_following_players_unable_to_play():
             if s.current_player() >= 0:
                 for card in [c for c in s.hand(s.player) if c in CATS]:
                     for turn in s.deck.turns[card]:
-                        for spot in s.layout.over(turn):
+                        for spot in [x for x in s.layout.over(turn) if x >= 0]:
                             a = (card * 4 + turn) * 256 + (spot >> 8)
                             if a not in s.legal_actions():  # refused: check it blocks the game
                                 m = model_of(s, rules)

@@ -61,7 +61,7 @@ def think(state, rng, level="strong"):
     ties = 0
     for i in range(len(scores)):
         ties += scores[i] == best
-        if i & 127 == 127:  # (a hand's several hundred: a step each 128)
+        if i & 31 == 31:  # (a hand's several hundred: a step each 32)
             yield
     k = rng.below(ties)
     for i in range(len(scores)):
@@ -69,5 +69,5 @@ def think(state, rng, level="strong"):
             if k == 0:
                 return legal[i]
             k -= 1
-        if i & 127 == 127:
+        if i & 31 == 31:
             yield

@@ -62,8 +62,9 @@ class Layout:
     def over(self, turn):
         """Where a card laid with `turn` fits the area, lies on some card and on no cat card
         ("No other card may be placed on top of a cat card"): `corner << 8 | mask` per corner
-        cell in cell order, mask's bit i set when face cell i would lie on a seen mouse. A
-        generator: a whole turn's corners never sit in the heap at once."""
+        cell in cell order, mask's bit i set when face cell i would lie on a seen mouse; and -1
+        after each row of cells looked at (where a board player's step may end). A generator: a
+        whole turn's corners never sit in the heap at once."""
         cols = self.deck.cols
         deltas = self.deltas[turn]
         grade = self.grade
@@ -87,6 +88,7 @@ class Layout:
                 else:
                     if on:
                         yield cell << 8 | mask
+            yield -1
 
     def _corners(self, turn):
         """The rows and the columns of the corner cells where a card laid with `turn` could

@@ -12,9 +12,9 @@ from cheesefw.games.gatenkaas_layout import POP, Codes
 
 def placing(state, hand):
     """The legal placements of the cards in `hand`, sorted (by card, turn, corner cell), as a
-    generator's return: it yields after each 8 corners found or checked for a cat card, and
-    after each card's placements counted or written, so a board player steps it over its ticks
-    (gatenkaas.State.legal_steps).
+    generator's return: it yields after each 8 corners found, each 4 checked for a cat card,
+    each 16 of a card's placements counted or written and after each card, so a board player
+    steps it over its ticks (gatenkaas.State.legal_steps).
 
     Counted first, then written into a buffer of exactly their size: a buffer grown a
     placement at a time leaves a trail of freed blocks that fragments a small heap (for
@@ -26,10 +26,13 @@ def placing(state, hand):
         pairs = bytearray(2 * lay.most_over(turn))
         n = 0
         for spot in lay.over(turn):
+            if spot < 0:  # a row of cells looked at (a late layout has hundreds to scan)
+                yield
+                continue
             pairs[n] = spot >> 8
             pairs[n + 1] = spot & 255
             n += 2
-            if n & 15 == 0:  # (each 8 corners: a late layout has hundreds of cells to scan)
+            if n & 15 == 0:  # (each 8 corners)
                 yield
         spots.append(memoryview(pairs)[:n])
         yield
@@ -40,14 +43,13 @@ def placing(state, hand):
             for turn in d.turns[card]:
                 if cat_ok[turn] is None:
                     if witnesses is None:
-                        witnesses = mouse_spots(state, spots)
-                        yield
-                        witnesses = spread(state, witnesses)
+                        witnesses = yield from mouse_spots(state, spots)
+                        witnesses = yield from spread(state, witnesses)
                     pairs = spots[turn]
                     ok = cat_ok[turn] = bytearray(len(pairs) // 2)
                     for i in range(len(ok)):
                         ok[i] = leaves_a_move(state, pairs[2 * i], turn, witnesses)
-                        if i & 7 == 7:
+                        if i & 3 == 3:  # (each look may walk hundreds of witnesses)
                             yield
     found = None
     for fill in (False, True):  # count, then write
@@ -60,6 +62,8 @@ def placing(state, hand):
                 pairs = spots[turn]
                 high = card * 4 + turn
                 for i in range(0, len(pairs), 2):
+                    if i & 31 == 30:  # (each 16 corners: a late layout has hundreds)
+                        yield
                     if cat:  # "A cat card may block an unlimited number of mice"
                         ok = cat_ok[turn][i // 2]
                     else:  # "they must block at least 1 mouse, but no more than 2 mice"
@@ -97,9 +101,11 @@ def leaves_a_move(state, cell, turn, witnesses):
 
 def spread(state, witnesses):
     """The witnesses reordered with the farthest apart first (leftmost, rightmost, top,
-    bottom): most cat placements then find one clear of them at the first or second look."""
+    bottom): most cat placements then find one clear of them at the first or second look. A
+    generator's return: it yields each 16 witnesses (a late layout has hundreds)."""
     d = state.deck
     n = len(witnesses) // 2
+    yield
     if n < 3:
         return witnesses
     # The first witness of the least and greatest column and row, found in one pass (lists of
@@ -107,6 +113,8 @@ def spread(state, witnesses):
     width = d.cols
     left = right = top = bottom = 0
     for i in range(1, n):
+        if i & 15 == 15:
+            yield
         cell = witnesses[2 * i]
         col, row = cell % width, cell // width
         if col < witnesses[2 * left] % width:
@@ -124,6 +132,8 @@ def spread(state, witnesses):
     k = 0
     for pick in (True, False):  # the four extremes, then the rest in their order
         for i in first if pick else range(n):
+            if i & 15 == 15:
+                yield
             if pick or i not in first:
                 out[k] = witnesses[2 * i]
                 out[k + 1] = witnesses[2 * i + 1]
@@ -133,7 +143,8 @@ def spread(state, witnesses):
 
 def mouse_spots(state, spots):
     """The places (corner cell, turn: byte pairs) where some unplayed mouse card could be
-    laid; `spots` holds, per turn, the (corner cell, mask) pairs of the layout's over()."""
+    laid, as a generator's return (it yields each 16 corners); `spots` holds, per turn, the
+    (corner cell, mask) pairs of the layout's over()."""
     d = state.deck
     solids = []
     for card in range(d.cats + 1, d.size):
@@ -146,6 +157,8 @@ def mouse_spots(state, spots):
     for turn in range(4):
         pairs = spots[turn]
         for i in range(0, len(pairs), 2):
+            if i & 31 == 30:  # (each 16 corners)
+                yield
             m = pairs[i + 1]
             if not fits[m]:
                 fits[m] = 2
