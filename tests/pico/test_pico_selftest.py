@@ -51,11 +51,14 @@ def test_the_selftest_on_the_emulated_pico(tmp_path, frozen_uf2):
     try:
         board.wait_protocol(timeout=60)
         link = board.link
-        # stuck from before the test: held 100 ms of the chip's clock from when the emulator
+        # stuck from before the test: held 600 ms of the chip's clock from when the emulator
         # took it (the clock the host saw last may be well behind the chip's on a busy machine:
-        # timed from it, the hold could still be too new to count when the test starts)
+        # timed from it, the hold could still be too new to count when the test starts). Not
+        # 100 ms: a board just booted may spend that long between two ticks writing its flash
+        # (a sector's erase is 45 ms), and the button is seen only by a tick (a run in five
+        # failed so on a loaded machine); under LONG_MS (800 ms), so that it is no long press
         held_at = pin_taken_at(board, lambda: link.hold("back"))
-        wait_until_board_ms(board, held_at + 100)
+        wait_until_board_ms(board, held_at + 600)
         board.request("selftest", start=True)
         link.release("back")
         # Pixel 3 in red, as the pin carries it; on a panel whose pixels take RGB where the
