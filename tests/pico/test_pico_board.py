@@ -238,7 +238,8 @@ def test_a_flash_onto_the_frozen_firmware_sees_its_trial_through(tmp_path, froze
     # The trial (every game imported, every table read, the main loop run for a while, a
     # reset) takes the emulated chip seconds, and the wall several times as long on a busy
     # machine: the tool waits for as long as the board shows it is at it.
-    board = VBoard(tmp_path / "trial.bin", target="pico", uf2=frozen_uf2)
+    image = tmp_path / "trial.bin"
+    board = VBoard(image, target="pico", uf2=frozen_uf2)
     steps = []
     try:
         assert board.wait_protocol(timeout=60)["slot"]["active"] == "frozen"
@@ -247,8 +248,13 @@ def test_a_flash_onto_the_frozen_firmware_sees_its_trial_through(tmp_path, froze
         state = board.request("hello")["slot"]
         assert state["active"] == result.slot and state["previous"] == "frozen"
         assert not state.get("trial")
+        # the flashed firmware keeps its journal in the region the UF2's _boot.py left, too
+        board.link.wait_frame(0, timeout=60)
+        choose_options(PicoTable(board), "gouda", {"players": 2})
     finally:
         board.stop()
+    region = image.read_bytes()[2 * 1024 * 1024 - 64 * 1024:]
+    assert b'"game": "gouda"' in region.split(b"\n")[0]
 
 
 # On the board: the active slot's files against its manifest, byte for byte (SHA-256).
