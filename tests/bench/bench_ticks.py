@@ -1,7 +1,9 @@
 """Every tick's length on an emulated Pico, the board playing every seat of every game.
 
-    python tests/bench/bench_ticks.py [TICKS [files|frozen] [GAMES]]   (GAMES: kitchen,katz)
-                        (make bench: 1000 ticks per game and level, both ways)
+    python tests/bench/bench_ticks.py [TICKS [files|frozen|updated] [GAMES]]
+                        (GAMES: kitchen,katz; make bench: 1000 ticks per game and level, files
+                        and frozen; updated: the .mpy files flashed onto the frozen UF2, as a
+                        board built with it is updated, its journal in the UF2's region)
 
 MicroPython's rp2 port on rp2040js (`cheeseboard uf2`'s UF2s), once with the firmware flashed as
 .mpy files (`cheeseboard flash`) and once frozen into the UF2; on each, ticks_on_chip.py plays
@@ -37,6 +39,7 @@ from cheeseboard.paths import load_profile  # noqa: E402
 from cheeseboard.pico import calibration  # noqa: E402
 
 TICK_US = 10_000
+WAYS = ("files", "frozen", "updated")
 THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16  # a tick's kind (ticks_on_chip.py's)
 KIND_WORDS = ((THINKS, "thinks"), (MOVES, "a move"), (APPENDS, "an append"),
               (COLLECTS, "a collection"), (WRITES, "a frame written"))
@@ -135,9 +138,9 @@ def run_on(run, board, ticks, games):
 
 def main():
     ticks = int(sys.argv[1]) if sys.argv[1:] else 1000
-    ways = [w for w in sys.argv[2:] if w in ("files", "frozen")] or ["files", "frozen"]
-    games = [w for w in sys.argv[2:] if w not in ("files", "frozen")][:1]  # e.g. kitchen,katz
-    uf2, frozen = pico_uf2s(ways)
+    ways = [w for w in sys.argv[2:] if w in WAYS] or ["files", "frozen"]
+    games = [w for w in sys.argv[2:] if w not in WAYS][:1]  # e.g. kitchen,katz
+    uf2, frozen = pico_uf2s(["frozen"] if "updated" in ways else ways)
     if not uf2:
         return 0
     rows = []
@@ -155,6 +158,15 @@ def main():
                 board.link.wait_frame(0, timeout=120)
                 board.wait_protocol(timeout=60)
             rows += rows_of(run_on(run, board, ticks, games), "frozen")
+            board.stop()
+        if "updated" in ways and frozen:
+            board = run.board(Path(tmp) / "updated.bin", uf2=frozen)
+            with run.step("the frozen UF2's boot", board):
+                board.wait_protocol(timeout=60)
+            with run.step("flash as .mpy files onto the frozen UF2", board):
+                result = flash(board, profile="pico")
+                assert result.outcome == "up", result.error
+            rows += rows_of(run_on(run, board, ticks, games), "as .mpy files on the frozen UF2")
             board.stop()
     print_table("emulated Pico, every tick, the board on every seat (XIP cache modelled; "
                 "calibrated: x%.2f, x%.2f while thinking)"
