@@ -60,11 +60,11 @@ class BenchBoard(QuietBoard):
         self.appends = 0
 
     def journal(self):
-        if REGION is None:
+        if sys.platform != "rp2":
             return Journal(self)
-        from cheesefw.engine.flash_journal import FlashJournal
+        from cheesefw.hal import rp2
 
-        return FlashJournal(self, REGION)
+        return rp2.Board.journal(self)  # (as a Pico's board keeps it: its region, or a file)
 
     def start_tick(self, now):
         self.now = now

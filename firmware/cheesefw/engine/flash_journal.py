@@ -23,6 +23,7 @@ from cheesefw.engine.journal import Journal, _line, read_header, read_moves
 
 _BLOCK = const(4096)  # the flash's erase unit, and its block device's block
 _PAGE = const(256)  # its program unit: whole pages, from a page's start
+_ERASED = b"\xff" * _PAGE
 
 
 class FlashJournal:
@@ -122,32 +123,29 @@ class FlashJournal:
 
     def _used(self):
         """Past the last byte that is not erased: pages are read until a blank one."""
-        blank = b"\xff" * _PAGE
-        page = self.page
         at = 0
-        while at < self.size:
-            self.flash.readblocks(at // _BLOCK, page, at % _BLOCK)
-            if page == blank:
-                break
+        while at < self.size and not self._blank(at):
             at += _PAGE
         if at == 0:
             return 0
         self._read_page(at - _PAGE)
-        return at - _PAGE + len(bytes(page).rstrip(b"\xff"))
+        return at - _PAGE + len(bytes(self.page).rstrip(b"\xff"))
 
     def _erase(self):
         """Erase every block not blank: the last journal's, and whatever a power cut in an
         erase may have left half done beyond it."""
-        blank = b"\xff" * _PAGE
-        page = self.page
         for block in range(self.size // _BLOCK):
-            for at in range(0, _BLOCK, _PAGE):
-                self.flash.readblocks(block, page, at)
-                if page != blank:
+            for at in range(block * _BLOCK, (block + 1) * _BLOCK, _PAGE):
+                if not self._blank(at):
                     self.flash.ioctl(6, block)
                     break
         self.end = 0
-        self.page_at = -1
+        self.page_at = -1  # (the page read last may have been erased since)
+
+    def _blank(self, at):
+        """Whether the page at at is erased (read into self.page)."""
+        self._read_page(at)
+        return self.page == _ERASED
 
     def _read_page(self, at):
         self.flash.readblocks(at // _BLOCK, self.page, at % _BLOCK)

@@ -103,11 +103,11 @@ def journal_region():
     _boot.py (host/cheeseboard/uf2/frozen_mount.py), as a block device; None under
     MicroPython's own UF2, whose filesystem holds all of its storage."""
     whole = rp2.Flash()
-    blocks = whole.ioctl(4, 0)  # the storage's 4 KB blocks
+    blocks, size = whole.ioctl(4, 0), whole.ioctl(5, 0)  # the storage's, of 4 KB
     used = os.statvfs("/")[2]  # the filesystem's, in blocks of the same size
     if used >= blocks:
         return None
-    return rp2.Flash(start=used * whole.ioctl(5, 0), len=(blocks - used) * whole.ioctl(5, 0))
+    return rp2.Flash(start=used * size, len=(blocks - used) * size)
 
 
 def _pio_tx_dreq(state_machine):
