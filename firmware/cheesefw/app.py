@@ -14,11 +14,17 @@ _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run t
 # The collector runs in the idle rest of a quiet tick (one whose work took at most _QUIET_MS),
 # once _COLLECT_MS of the board's clock have passed since it last ran: left to itself it comes
 # when the heap runs out, in the middle of a busy tick (a redraw, a board player's thinking).
+# While every tick is busy (the board thinking for one seat after another), once _BUSY_MS have
+# passed the next tick is the collector's: the game waits a tick (its timers and its thinking),
+# unless a button or the console has something, so that the tick is quiet and the collection
+# has it to itself. A Gatenkaas game's heap on the 16x16 board takes a Pico 7 ms to collect
+# alone, 10-12 ms where the heap ran out in a tick of thinking.
 # The heap is not asked how full it is: gc.mem_alloc() walks every block of it, 8.4 ms on the
 # emulated Pico (more than a collection of a fresh heap), and asked in every quiet tick it
 # spaced a waiting board's ticks 18 ms apart, too far for a short press to be read twice.
 _QUIET_MS = const(2)
 _COLLECT_MS = const(1000)
+_BUSY_MS = const(500)
 
 
 class App:
@@ -36,6 +42,7 @@ class App:
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
         self._collected_at = board.ticks_ms()  # the last collection in a quiet tick (idle())
+        self._collector_next = False  # the next tick is the collector's (idle())
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -57,12 +64,17 @@ class App:
         board = self.board
         board.poll()
         now = board.ticks_ms()
+        heard = False  # a button's event or the console's bytes in this tick
         for name, event in self.buttons.events():
+            heard = True
             if self.scene.on_button(name, event, now):
                 self.dirty = True
         data = board.console_read()
         if data:
+            heard = True
             self.server.feed(data)
+        if self._collector_next and not heard:
+            return  # the collector's tick: the game waits for the next one
         if self.scene.update(now):
             self.dirty = True
         if self.dirty:
@@ -96,14 +108,19 @@ class App:
 
     def idle(self, left):
         """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
-        passed since the last; returns the ms still left."""
-        if left < TICK_MS - _QUIET_MS:  # (a busy tick: the clock not even read)
-            return left
+        passed since the last (in the collector's tick, at once); after _BUSY_MS of busy
+        ticks, the next tick is the collector's. Returns the ms still left."""
         board = self.board
         start = board.ticks_ms()
-        if board.ticks_diff(start, self._collected_at) < _COLLECT_MS:
+        since = board.ticks_diff(start, self._collected_at)
+        if left < TICK_MS - _QUIET_MS:  # a busy tick
+            if since >= _BUSY_MS:
+                self._collector_next = True
+            return left
+        if since < _COLLECT_MS and not self._collector_next:
             return left
         gc.collect()
+        self._collector_next = False
         self._collected_at = now = board.ticks_ms()
         return left - board.ticks_diff(now, start)
 

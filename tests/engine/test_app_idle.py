@@ -1,5 +1,7 @@
 """The collector runs in the idle rest of a quiet tick, at most once a second of the board's
-clock, and never in a busy one (app.App.idle), on the real MicroPython VM (the unix port) with
+clock, and never in a busy one (app.App.idle); after half a second of busy ticks the next tick
+is the collector's, the game waiting in it unless a button or the console has something. On the
+real MicroPython VM (the unix port) with
 the board's heap: a collection takes a Pico's tick or more (docs/benchmarks.md), so where it
 runs is what counts. The heap is never asked how full it is: gc.mem_alloc() walks all of it
 (8.4 ms on the emulated Pico), and asked in every quiet tick it spaced a waiting board's ticks
@@ -54,6 +56,32 @@ print("again", counted.collections)
 board.now = 2500
 a.idle(8)  # a second after it: the quietest tick that still counts as quiet
 print("later", counted.collections, "asked", counted.asked)
+
+updates = [0]
+update = a.scene.update
+
+
+def counted_update(now):
+    updates[0] += 1
+    return update(now)
+
+
+a.scene.update = counted_update
+board.now = 2900
+a.idle(5)  # busy, 400 ms after the last collection
+a.tick()
+print("not yet", updates[0], counted.collections)
+board.now = 3000
+a.idle(5)  # busy, 500 ms after it: the next tick is the collector's
+board.console_read = lambda: b"\\n"
+a.tick()  # but the console has something: the game goes on
+a.idle(5)
+print("heard", updates[0], counted.collections)
+board.console_read = lambda: b""
+a.tick()  # the collector's: the game waits
+print("waits", updates[0], a.idle(9) <= 9, counted.collections)
+a.tick()
+print("goes on", updates[0], counted.collections)
 """
 
 
@@ -67,3 +95,7 @@ def test_the_collector_runs_in_quiet_ticks_once_a_second_and_never_asks_the_heap
     assert "quiet True 1" in out
     assert "again 1" in out
     assert "later 2 asked 0" in out
+    assert "not yet 1 2" in out
+    assert "heard 2 2" in out
+    assert "waits 2 True 3" in out
+    assert "goes on 3 3" in out
