@@ -13,7 +13,8 @@
 # quiet tick), outside the tick's time.
 # A redraw tick with a collection in it (the heap ran out) is counted, not timed.
 # Prints one JSON line: {game: {"redraws", "move_redraws", "collections", "worst": {...},
-# "worst_move": {...}, "mean_move": {...}, "pixels"}}, each {...} the tick's us and its parts'.
+# "worst_move": {...}, "worst_write": {...}, "mean_move": {...}, "pixels"}}, each {...} the
+# tick's us and its parts' ("worst_write": of the ticks that wrote a frame).
 import gc
 import json
 import sys
@@ -104,7 +105,7 @@ def plays(game):
     scene.draw = timed("paint", scene.draw)
     a.limiter.limit = timed("limit", a.limiter.limit)
     redraws = moves = collections = 0
-    worst = worst_move = None
+    worst = worst_move = worst_write = None
     total = dict((p, 0) for p in PARTS + ("tick",))
     drawn_at = -1  # the moves of the history when a redraw was last begun
     tick_ms = 10
@@ -133,6 +134,8 @@ def plays(game):
             continue
         if worst is None or us > worst["tick"]:
             worst = row
+        if board.frames != frames and (worst_write is None or us > worst_write["tick"]):
+            worst_write = row
         history = len(scene.state.history)
         if history != drawn_at:  # the redraw after a move (or the first part of it)
             drawn_at = history
@@ -143,7 +146,8 @@ def plays(game):
                 worst_move = row
     mean = dict((p, total[p] // max(1, moves)) for p in total)
     return {"redraws": redraws, "move_redraws": moves, "collections": collections, "worst": worst,
-            "worst_move": worst_move, "mean_move": mean, "pixels": board.pixel_count}
+            "worst_move": worst_move, "worst_write": worst_write, "mean_move": mean,
+            "pixels": board.pixel_count}
 
 
 games = sys.argv[2:] if len(sys.argv) > 2 else list(profile_file.load_profile(name=NAME)["maps"])

@@ -19,13 +19,14 @@ def test_marks_drawn_over_the_last_ones_are_the_frame_drawn_anew(game, profile):
 
     def marks(frame, view_marks):
         last = painter._marked
-        marks_over_last(frame, view_marks)
+        shown = marks_over_last(frame, view_marks)
         painter._marked = None  # the same marks, from the bare board
         anew = bytearray(len(frame))
-        marks_over_last(anew, view_marks)
+        assert marks_over_last(anew, view_marks) == shown
         painter._marked = last
         assert frame == anew
         drawn["anew" if last is None else "over the last"] += 1
+        return shown
 
     painter._marks = marks
     press = table.press
@@ -52,9 +53,9 @@ def test_a_view_that_keeps_its_last_marks_shows_what_a_state_made_anew_shows(gam
 
     module = load(game)
     rules = json.loads((ROOT / ("firmware/rules/%s.json" % game)).read_text())
-    s = module.State(rules)
+    s = module.State(rules, {"players": 4} if game == "gatenkaas" else None)
     rng = random.Random(5)
-    kept = 0
+    kept = changed = 0
     for _ in range(2000):
         if s.current_player() == TERMINAL:
             break
@@ -62,12 +63,18 @@ def test_a_view_that_keeps_its_last_marks_shows_what_a_state_made_anew_shows(gam
             s.apply_action(rng.choice(s.chance_outcomes())[0])
         else:
             s.apply_action(rng.choice(s.legal_actions()))
+        if rng.random() < 0.2:
+            continue  # two moves between views: more changed than the last one did
         last = s._marked
         marks = s.view()["marks"]
         kept += last is not None and marks is last[-1]
+        # Gatenkaas: changed where the last card and the cheese did, over the last view's
+        changed += last is not None and marks is not last[-1] and s._marked[0] is last[0]
         assert marks == module.State.from_dict(rules, s.to_dict()).view()["marks"]
     assert s.current_player() == TERMINAL
     assert kept > 0  # moves that left the table as it was kept the marks
+    if game == "gatenkaas":
+        assert changed > 10
 
 
 def test_a_view_made_in_a_busy_tick_is_painted_in_the_next_and_the_frame_stays_whole():
@@ -81,6 +88,14 @@ def test_a_view_made_in_a_busy_tick_is_painted_in_the_next_and_the_frame_stays_w
     p = make_play(kitchen, {"cat": "board", "mice": "board"}, [], clock)
     frame = bytearray(3 * 64)
     deferred = painted_after = 0
+    marks_drawn = []  # the ticks in which the painter drew marks: "view" or "painting"
+    draw_marks = p.painter._marks
+
+    def counted_marks(into, marks):
+        marks_drawn.append("painting" if into is frame else "view")
+        return draw_marks(into, marks)
+
+    p.painter._marks = counted_marks
     for _ in range(3000):
         clock.now += 10  # the main loop's tick
         now = clock.ticks_ms()
@@ -94,9 +109,12 @@ def test_a_view_made_in_a_busy_tick_is_painted_in_the_next_and_the_frame_stays_w
             continue
         if deferred > painted_after:  # the painting after a deferred one: the frame drawn anew
             painted_after += 1
+            # its marks were drawn in the view's tick: the painting's only copies them
+            assert "painting" not in marks_drawn
             anew = bytearray(len(frame))
             p.clock, p._drawn_into = None, None
             p.draw(anew)
             p.clock = clock
             assert frame == anew
+            marks_drawn.clear()
     assert painted_after > 5

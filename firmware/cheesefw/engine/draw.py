@@ -99,18 +99,6 @@ class PackedMap:
         at = self._find(space, 0)
         return self.find_places()[at] if at >= 0 else -1
 
-    def places(self, items):
-        """(place, item) for each of `items` (each led by a space id, sorted as the ids are)
-        whose space the map has: one forward search through the ids for them all (C on the
-        board), where a walk of every space would run Python for each space of the map."""
-        place = self.find_places()
-        pos = 0  # the search goes on from pos, the start of the last id found
-        for item in items:
-            at = self._find(item[0], pos)
-            if at >= 0:
-                pos = at
-                yield place[at], item
-
     def span(self, q):
         """Where the pixels of the space at place q begin and end in `pixels`."""
         return self.ends[q - 1] if q else 0, self.ends[q]
@@ -152,6 +140,40 @@ def _by_space(items):
     return items
 
 
+def _changed(old, new):
+    """The spaces whose marks differ between two lists of marks sorted by space, in order, each
+    once, as far as the walk went: it stops when they are more than half of new's marks (most
+    changed). None when new is not sorted. One walk of both lists: the marks of a space are
+    next to each other in each."""
+    changes = []
+    i = j = 0
+    n, m = len(old), len(new)
+    last = None  # the last space noted
+    while i < n or j < m:
+        a = old[i] if i < n else None
+        b = new[j] if j < m else None
+        if b is not None and j and b[0] < new[j - 1][0]:
+            return None
+        if a is not None and (a is b or a == b):
+            i += 1
+            j += 1
+            continue
+        if b is None or (a is not None and a[0] < b[0]):
+            space = a[0]
+            i += 1
+        else:
+            space = b[0]
+            j += 1
+            if a is not None and a[0] == space:
+                i += 1
+        if space != last:
+            last = space
+            changes.append(space)
+            if 2 * len(changes) > m:
+                break
+    return changes
+
+
 def _set(frame, pixel, rgb):
     """One pixel (rgb: 3 bytes), set with one slice copy: the painter's hot path."""
     i = 3 * pixel
@@ -172,6 +194,7 @@ class Painter:
         # 2 to 3 KB): the space ids in their sorted order, and their pixels' runs.
         self.map = spaces if isinstance(spaces, PackedMap) else PackedMap(spaces)
         self.map.find_places()
+        self.place = {}  # each space's place in the map, as index() found it
         self.die = profile["die"]
         self.seats = profile["seats"]
         self.status = profile["status"]
@@ -198,17 +221,26 @@ class Painter:
         self.signs = signs or {}  # a power's pattern on the die pixels: "10101", 1 = lit
 
     def prime(self, marks):
-        """The marks of a game's first view drawn over the bare board now, in the game's start
-        (a long tick already), so that its first redraw starts from them: drawn there, every
-        mark found in the map, they were the longest redraw of a game (the kitchen's 9.7 ms
-        on a Pico)."""
+        """The marks drawn now into the frame the next painting starts from (over the last
+        marks drawn, or the bare board), so that the painting's tick has only the rest: at a
+        game's start (a long tick already: drawn in the first redraw, every mark found in the
+        map, they were the longest redraw of a game, the kitchen's 9.7 ms on a Pico), and in
+        the tick that made a view after a move (engine.play)."""
         frame = bytearray(len(self._bare))
-        self._marks(frame, marks)
+        marks = self._marks(frame, marks)
         self._marked = (marks, bytes(frame))
+
+    def index(self, space):
+        """The place of space in the game's map, -1 where it has none: found once by a search
+        of the map (some 150 us of a Pico), then kept (a 16x16 board's 256: some 3 KB)."""
+        q = self.place.get(space)
+        if q is None:
+            q = self.place[space] = self.map.index(space)
+        return q
 
     def pixels_of(self, space):
         """The pixels of a space of the game's map; () for one the map does not have."""
-        q = self.map.index(space)
+        q = self.index(space)
         if q < 0:
             return ()
         start, end = self.map.span(q)
@@ -235,14 +267,17 @@ class Painter:
             if marks is not marked[0]:  # a move that left them as they were (compared in C)
                 self._marked = (marks, marked[1])
         else:
-            self._marks(frame, marks)  # (from the last marks drawn, when it has them)
+            marks = self._marks(frame, marks)  # (from the last marks drawn, when it has them)
             marked = self._marked = None  # (its heap back first)
             self._marked = (marks, bytes(frame))
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
         owners = []  # the owners on one space, each once (equal owners are adjacent: sorted)
         last = -1
-        for q, (space, who) in self.map.places(_by_space(view["pieces"])):
+        for space, who in _by_space(view["pieces"]):
+            q = self.index(space)
+            if q < 0:
+                continue  # (a space this board does not have)
             if q != last:
                 self._crowd(frame, last, owners, cycle)
                 last = q
@@ -299,60 +334,59 @@ class Painter:
     def _marks(self, frame, marks):
         """The bare board, every space glowing faintly so the track stays visible, with the
         marks over it: sorted by space (the contract), found in the map by one search; the
-        spaces without one cost nothing. A space's first mark shows. With the last marks drawn
-        at hand (a move changes a few: a tile dealt, a cheese taken), only the spaces whose
-        marks differ are drawn again, over that frame: the same frame as drawn anew."""
+        spaces without one cost nothing. A space's first mark shows (Gouda's cheese over its
+        target). With the last marks drawn at hand (a move changes a few: a tile dealt, a cheese
+        taken), only the spaces whose marks differ are drawn again, over that frame: the same
+        frame as drawn anew. Returns the marks, sorted, to be kept as the last drawn.
+
+        One walk of the two lists finds the spaces that changed and where their new marks are.
+        On a Pico every step costs, in C as in Python: a dict and a set made of the lists (C's
+        walk) took the kitchen's 41 marks 5.7 ms, a walk of them 1 ms."""
         if self._bare is None or len(self._bare) != len(frame):
             self._bare = self._bare_board(len(frame))
         bare = self._bare
-        marks = _by_space(marks)
         marked = self._marked
-        spaces = None  # the spaces drawn again over the last marks drawn (None: every one)
+        changes = None  # [space, its first new mark's kind or None]: the spaces drawn again
         if marked is not None and len(marked[1]) == len(frame):
-            # The spaces where the two lists differ, by one walk of both in the spaces' order:
-            # a space whose marks changed shows up in it, whichever list holds more of them.
-            old = _by_space(marked[0])
-            spaces = []
-            i = j = 0
-            while i < len(old) and j < len(marks):
-                a, b = old[i], marks[j]
-                if a is b or a == b:
-                    i += 1
-                    j += 1
-                elif a[0] < b[0]:
-                    spaces.append(a[0])
-                    i += 1
-                else:
-                    spaces.append(b[0])
-                    j += 1
-                    if a[0] == b[0]:
-                        i += 1
-            spaces.extend(a[0] for a in old[i:])
-            spaces.extend(b[0] for b in marks[j:])
-            if 2 * len(spaces) > len(marks):
-                spaces = None  # most of them changed: from the bare board, in one pass, is less
-        if spaces is None:
+            changes = _changed(marked[0], marks)
+            if changes is None:  # (a game that lists them in its own order)
+                marks = sorted(marks)
+                changes = _changed(marked[0], marks)
+            if 2 * len(changes) > len(marks):
+                changes = None  # most of them changed: from the bare board, in one pass, is less
+            else:
+                m = len(marks)
+                for k in range(len(changes)):  # each space's first mark in marks, by halving
+                    space = changes[k]
+                    i, j = 0, m
+                    while i < j:
+                        mid = (i + j) // 2
+                        if marks[mid][0] < space:
+                            i = mid + 1
+                        else:
+                            j = mid
+                    changes[k] = (space, marks[i][1] if i < m and marks[i][0] == space else None)
+        else:
+            marks = _by_space(marks)
+        if changes is None:
             frame[:] = bare
+            changes = marks
         else:
             frame[:] = marked[1]
-            # Those spaces bare again, then their marks over them (the rest stay as drawn).
-            pixels = self.map.pixels
-            for q, _ in self.map.places(sorted([s, None] for s in spaces)):
-                start, end = self.map.span(q)
-                for n in range(start, end):
-                    i = 3 * pixels[n]
-                    frame[i:i + 3] = bare[i:i + 3]
-            marks = [m for m in marks if m[0] in spaces]
         pixels = self.map.pixels
         shown = -1
-        for q, mark in self.map.places(marks):
-            if q != shown:
-                shown = q
-                rgb = self.colour(mark[1])
-                start, end = self.map.span(q)
-                for n in range(start, end):
-                    i = 3 * pixels[n]
-                    frame[i:i + 3] = rgb
+        for change in changes:
+            q = self.index(change[0])
+            if q < 0 or q == shown:
+                continue  # (not on this board; a space's first mark shows)
+            shown = q
+            kind = change[1]
+            rgb = None if kind is None else self.colour(kind)
+            start, end = self.map.span(q)
+            for n in range(start, end):
+                i = 3 * pixels[n]
+                frame[i:i + 3] = bare[i:i + 3] if rgb is None else rgb
+        return marks
 
     def _bare_board(self, size):
         """A frame with every space of the map in the "empty" colour, the rest dark."""

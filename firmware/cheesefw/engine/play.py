@@ -479,8 +479,11 @@ class Play:
     def draw(self, frame):
         view = self._view
         if self._game_view() is not view and self._spent(self.now):
-            # A view made anew in a tick that has taken time already: the painting waits for
-            # the next tick, and the frame as it was stays on the LEDs, whole, meanwhile.
+            # A view made anew in a tick that has taken time already: its marks are drawn now,
+            # into the frame the painter starts from, and the rest of the painting waits for the
+            # next tick; the frame as it was stays on the LEDs, whole, meanwhile. (On a 16x16
+            # board a view, its marks and the painting are 3.8, 3.4 and 3.5 ms of a Pico.)
+            self.painter.prime(self._view["marks"])
             self._redraw_due = True
             self._waited = False  # (and the painting's tick does not think either)
             return
