@@ -322,8 +322,9 @@ class Painter:
         if meter and self.meter:
             value, most = meter
             lit = min(len(self.meter), (len(self.meter) * value + most - 1) // most)
+            rgb = colour("meter")
             for j in range(lit):
-                _set(frame, self.meter[j], colour("meter"))
+                _set(frame, self.meter[j], rgb)
         if signal is not None:
             _set(frame, self.status, _SIGNALS.get(signal, WHITE))  # the engine's, not a game's
         elif offer is not None and offer.get("mark"):
