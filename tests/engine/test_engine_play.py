@@ -248,3 +248,25 @@ def test_the_log_hides_the_deal_until_the_game_is_over():
     assert resumed.engine.log(0)["moves"] == ["?"] * 20
     play_with_buttons(table, lambda s: 0)
     assert table.engine.log(0)["moves"] == history[:20]  # over: everything may be seen
+
+
+def test_a_game_that_runs_out_of_heap_before_its_play_is_made_brings_the_menu_back(monkeypatch):
+    # The heap can run out anywhere in a game's start: here in its painter, before the play
+    # exists. The menu comes back and says so, and the board plays on (it had fallen, once).
+    from cheesefw.engine import core
+
+    def no_heap(*args):
+        raise MemoryError
+
+    table = CpuTable(MemoryBoard())
+    with monkeypatch.context() as m:
+        m.setattr(core, "Painter", no_heap)
+        while table.state()["value"] != "kalle":
+            table.press("next")
+        while table.engine.menu.refused is None:  # its options, then the start
+            table.press("ok")
+    state = table.state()
+    assert state["mode"] == "menu"
+    assert "not enough heap" in table.engine.menu.refused
+    choose_options(table, "kalle", {})
+    assert table.state()["mode"] == "play"

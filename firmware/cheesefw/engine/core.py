@@ -213,7 +213,8 @@ class Engine:
     def _end_game(self):
         self.journal.clear()
         self.board.remove_file(_GAME_TABLE)
-        played = None if self.menu else self.scene.module.NAME
+        # (no scene: a game that ran out of heap before its play was made)
+        played = None if self.menu or self.scene is None else self.scene.module.NAME
         if self.menu:  # the palette the menu was left on holds for the menu that comes back
             self.vision = self.menu.vision
         # The game's heap is free before the menu's comes back (a menu that had imported a game

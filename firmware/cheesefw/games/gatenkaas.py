@@ -330,7 +330,7 @@ class State(Replayed):
                 self._marked = (seen, shown, cheese, cells, marks)
                 return marks
         self._marked = None  # (its heap back before the new marks are made)
-        cells = [None] * self.deck.n
+        cells = {}  # (a dict, not a list of every cell: the game's start is short of heap)
         marks = []
         for c in range(self.deck.n):
             kind = self._kind(c)
@@ -345,16 +345,16 @@ class State(Replayed):
         return marks
 
     def _mark_cell(self, marks, cells, c):
-        """Cell c's mark, (space, kind), in the sorted marks as the table shows it now (cells[c]:
-        the one marks holds): changed in its place, or put in its place in the order. A cell's
-        space id is made once: a new string costs a Pico some 150 us (the VM looks for it among
-        the names it knows), and each mark took three."""
-        old = cells[c]
+        """Cell c's mark, (space, kind), in the sorted marks as the table shows it now (cells:
+        each cell's mark that marks holds): changed in its place, or put in its place in the
+        order. A cell's space id is made once: a new string costs a Pico some 150 us (the VM
+        looks for it among the names it knows), and each mark took three."""
+        old = cells.get(c)
         kind = self._kind(c)
         if kind is None:
             if old is not None:
                 marks.remove(old)
-                cells[c] = None
+                del cells[c]
         elif old is None:
             cells[c] = new = (self.deck.cell_id(c), kind)
             _insort(marks, new)
