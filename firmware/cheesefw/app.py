@@ -14,11 +14,12 @@ _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run t
 # The collector runs in the idle rest of a quiet tick (one whose work took at most _QUIET_MS),
 # once _COLLECT_MS of the board's clock have passed since it last ran: left to itself it comes
 # when the heap runs out, in the middle of a busy tick (a redraw, a board player's thinking).
-# While every tick is busy (the board thinking for one seat after another), once _BUSY_MS have
-# passed the next tick is the collector's: the game waits a tick (its timers and its thinking),
-# unless a button or the console has something, so that the tick is quiet and the collection
-# has it to itself. A Gatenkaas game's heap on the 16x16 board takes a Pico 7 ms to collect
-# alone, 10-12 ms where the heap ran out in a tick of thinking.
+# Where a collection fits in a quiet tick (the last one took at most TICK_MS - _QUIET_MS), it
+# comes every _BUSY_MS instead, and busy or not: once they have passed, a tick in which no button
+# nor the console has something is the collector's, the game waiting in it (its timers, its
+# thinking) so that the collection has the tick to itself. The kitchen's longest tick with the
+# board on every seat went from 9.6 to 7.8 ms on the emulated Pico (frozen). Where it does not
+# fit (a heap that holds the code, as .mpy files: 10-20 ms), such ticks would all be late.
 # The heap is not asked how full it is: gc.mem_alloc() walks every block of it, 8.4 ms on the
 # emulated Pico (more than a collection of a fresh heap), and asked in every quiet tick it
 # spaced a waiting board's ticks 18 ms apart, too far for a short press to be read twice.
@@ -42,7 +43,7 @@ class App:
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
         self._collected_at = board.ticks_ms()  # the last collection in a quiet tick (idle())
-        self._collector_next = False  # the next tick is the collector's (idle())
+        self._collect_ms = 0  # how long it took
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -73,7 +74,8 @@ class App:
         if data:
             heard = True
             self.server.feed(data)
-        if self._collector_next and not heard:
+        if not heard and self._collect_ms <= TICK_MS - _QUIET_MS \
+                and board.ticks_diff(now, self._collected_at) >= _BUSY_MS:
             return  # the collector's tick: the game waits for the next one
         if self.scene.update(now):
             self.dirty = True
@@ -108,21 +110,19 @@ class App:
 
     def idle(self, left):
         """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
-        passed since the last (in the collector's tick, at once); after _BUSY_MS of busy
-        ticks, the next tick is the collector's. Returns the ms still left."""
+        passed since the last (_BUSY_MS where one fits in a quiet tick); returns the ms still
+        left."""
+        if left < TICK_MS - _QUIET_MS:  # (a busy tick: the clock not even read)
+            return left
         board = self.board
         start = board.ticks_ms()
-        since = board.ticks_diff(start, self._collected_at)
-        if left < TICK_MS - _QUIET_MS:  # a busy tick
-            if since >= _BUSY_MS:
-                self._collector_next = True
-            return left
-        if since < _COLLECT_MS and not self._collector_next:
+        due = _BUSY_MS if self._collect_ms <= TICK_MS - _QUIET_MS else _COLLECT_MS
+        if board.ticks_diff(start, self._collected_at) < due:
             return left
         gc.collect()
-        self._collector_next = False
         self._collected_at = now = board.ticks_ms()
-        return left - board.ticks_diff(now, start)
+        self._collect_ms = board.ticks_diff(now, start)
+        return left - self._collect_ms
 
 
 def start(trial=False, feed=None):
