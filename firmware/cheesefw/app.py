@@ -43,7 +43,9 @@ class App:
         self.dirty = True  # the scene is drawn again at the next tick
         self.frames_written = 0
         self._collected_at = board.ticks_ms()  # the last collection in a quiet tick (idle())
-        self._collect_ms = 0  # how long it took
+        # How long it took; -1 before the first: no tick is the collector's where the App's
+        # idle() never runs (the web page ticks the App itself, its browser collects).
+        self._collect_ms = -1
 
     def handlers(self):
         handlers = {name: self._answer(name) for name in _ANSWERS}
@@ -74,7 +76,7 @@ class App:
         if data:
             heard = True
             self.server.feed(data)
-        if not heard and self._collect_ms <= TICK_MS - _QUIET_MS \
+        if not heard and 0 <= self._collect_ms <= TICK_MS - _QUIET_MS \
                 and board.ticks_diff(now, self._collected_at) >= _BUSY_MS:
             return  # the collector's tick: the game waits for the next one
         if self.scene.update(now):

@@ -56,6 +56,10 @@ def counted_update(now):
 
 
 a.scene.update = counted_update
+board.now = 900  # a host that ticks the App without its idle rest (the web page's)
+a.tick()
+print("no idle", updates[0])  # the game goes on: no tick is the collector's
+board.now = 0
 a.tick()
 print("first", a.idle(10) == 10, counted.collections)  # quiet, but it has only just started
 board.now = 1500
@@ -104,6 +108,7 @@ def test_the_collector_runs_in_quiet_ticks_and_in_a_tick_of_its_own_and_never_as
     (tmp_path / "quiet_board.py").write_text((HERE.parent / "bench" / "quiet_board.py").read_text())
     (tmp_path / "rules").symlink_to(FIRMWARE / "rules")
     out = run_mp(CODE, cwd=tmp_path, path=[tmp_path]).split("\n")
+    assert "no idle 1" in out
     assert "first True 0" in out
     assert "busy 0" in out
     assert "quiet True 1" in out
