@@ -103,7 +103,7 @@ print("slow later", counted.collections)
 """
 
 
-def test_the_collector_runs_in_quiet_ticks_and_in_a_tick_of_its_own_and_never_asks_the_heap(tmp_path):
+def test_the_collector_runs_in_quiet_ticks_and_ticks_of_its_own_never_asking_the_heap(tmp_path):
     (tmp_path / "profile.json").write_text(json.dumps(load_profile("pico")))
     (tmp_path / "quiet_board.py").write_text((HERE.parent / "bench" / "quiet_board.py").read_text())
     (tmp_path / "rules").symlink_to(FIRMWARE / "rules")
