@@ -25,7 +25,7 @@ from cheesefw.games.gatenkaas_deck import (  # noqa: F401 (where a card is: for 
     placement,
     unpack,
 )
-from cheesefw.games.gatenkaas_layout import Layout
+from cheesefw.games.gatenkaas_layout import Layout, first_at
 from cheesefw.games.gatenkaas_placing import placing
 from cheesefw.games.replayed import Replayed
 
@@ -63,19 +63,6 @@ def bot_move(state, rng, level="strong"):
     from cheesefw.games import decide, gatenkaas_bot
 
     return decide(gatenkaas_bot.think(state, rng, level))
-
-
-def _insort(marks, mark):
-    """mark put in its place in a sorted list of marks: found by halving, a few steps where
-    sorting the list again is C's quicksort on a sorted list, its worst case."""
-    lo, hi = 0, len(marks)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if marks[mid] < mark:
-            lo = mid + 1
-        else:
-            hi = mid
-    marks.insert(lo, mark)
 
 
 class State(Replayed):
@@ -325,7 +312,7 @@ class State(Replayed):
                         for old in self._tally(s, cheese[s]):
                             marks.remove(old)
                         for new in self._tally(s, self.cheese[s]):
-                            _insort(marks, new)
+                            marks.insert(first_at(marks, new), new)
                         cheese[s] = self.cheese[s]
                 self._marked = (seen, shown, cheese, cells, marks)
                 return marks
@@ -357,7 +344,8 @@ class State(Replayed):
                 del cells[c]
         elif old is None:
             cells[c] = new = (self.deck.cell_id(c), kind)
-            _insort(marks, new)
+            marks.insert(first_at(marks, new), new)  # (sorting again: C's quicksort on a
+            # sorted list, its worst case)
         elif kind != old[1]:
             marks[marks.index(old)] = cells[c] = (old[0], kind)
 

@@ -169,13 +169,7 @@ class Codes:
     def __contains__(self, a):
         if type(a) is not int:
             return False
-        low, high = 0, len(self)
-        while low < high:
-            mid = (low + high) // 2
-            if self[mid] < a:
-                low = mid + 1
-            else:
-                high = mid
+        low = first_at(self, a)
         return low < len(self) and self[low] == a
 
     def __eq__(self, other):
@@ -183,3 +177,15 @@ class Codes:
 
     def __repr__(self):
         return repr(list(self))
+
+
+def first_at(items, x):
+    """Where x is, or would go, in sorted items (its first place): found by halving."""
+    low, high = 0, len(items)
+    while low < high:
+        mid = (low + high) // 2
+        if items[mid] < x:
+            low = mid + 1
+        else:
+            high = mid
+    return low
