@@ -269,6 +269,23 @@ print(manifest['build'], len(manifest['files']), bad)
 """
 
 
+def test_an_update_sends_the_module_changed_and_copies_the_rest_on_the_board(
+        flashed_image, pico, tmp_path):
+    # The rest is copied from the running slot on the board: a block erased a file, seconds
+    # on the emulated chip, longer than the host waits in silence; the board says "." a file.
+    image = tmp_path / "update.bin"
+    shutil.copy(flashed_image, image)
+    board = pico(image, uf2=None)
+    board.wait_protocol(timeout=60)
+    new_firmware = firmware_copy(tmp_path, change=lambda root: append(
+        root / "cheesefw" / "render.py", "\nUPDATED = 3\n"))
+    result = flash(board, new_firmware, profile="pico")
+    assert result.outcome == "up", result.error
+    assert result.plan.upload == ["cheesefw/render.mpy"] and len(result.plan.copy) > 20
+    state = board.request("hello")["slot"]
+    assert state["active"] == "slot_b" and state["build"] == image_build(new_firmware)
+
+
 def test_a_flash_cut_midway_leaves_a_whole_firmware(flashed_image, pico, tmp_path):
     image = tmp_path / "cut.bin"
     shutil.copy(flashed_image, image)

@@ -1,18 +1,22 @@
-"""The loader's check of a slot's compiled modules (main.py's cut_short) on LittleFS, as a
-Pico's flash holds them: there a folder's listing gives each file's size, and the check reads
-the sizes from one listing a folder rather than walking each module's path from the root. Run
-on MicroPython's unix port, the slot copied onto a LittleFS disk in its RAM made as a Pico's
-(4 KB blocks, 256-byte pages); the unix-port board's own flash, a host folder whose listing has
-no sizes, is test_flash_cut_module.py's."""
+"""What reads the sizes of a slot's files from its folders' listings, on LittleFS as a Pico's
+flash holds them (there a listing gives each file's size, where a stat walks the file's path down
+from the root again): the loader's check of the compiled modules (main.py's cut_short) and
+`cheeseboard flash`'s listing of a slot (agent.listing). Run on MicroPython's unix port, the
+slot copied onto a LittleFS disk in its RAM made as a Pico's (4 KB blocks, 256-byte pages); the
+unix-port board's own flash, a host folder whose listing has no sizes, is the other tests'."""
+
+import hashlib
+import json
 
 import pytest
 from mpvm import FIRMWARE, run_mp
 
+from cheeseboard.flash import agent
 from cheeseboard.paths import load_profile
 from cheeseboard.sim import flash as simflash
 
 # MicroPython: a RAM disk of 4 KB blocks with LittleFS on it, as a Pico mounts its flash; the
-# slot copied onto it from the host's folder; main.py's functions, not its boot, then run there.
+# slot copied onto it from the host's folder; then the code under test (LOADER, AGENT).
 ON_LITTLEFS = """
 import os
 
@@ -55,10 +59,20 @@ for name in %(cut)r:
 for name in %(gone)r:
     os.remove("/flash/slot_a/" + name)
 print("listing has sizes:", len(next(os.ilistdir("/flash/slot_a"))) > 3)
-source = open(%(main)r).read()
+%(then)s
+"""
+# main.py's functions, not its boot; then its check of slot_a
+LOADER = """
+source = open(%r).read()
 exec(source[:source.index("\\nstate = read_state()\\n")])
 os.chdir("/flash")
 print("cut short:", cut_short("slot_a"))
+"""
+# the agent as `cheeseboard flash` sends it; then its listing of slot_a
+AGENT = """
+exec(open(%r).read())
+os.chdir("/flash")
+listing("slot_a")
 """
 
 
@@ -69,11 +83,15 @@ def slot(tmp_path_factory):
     return folder / "slot_a"
 
 
-def check_on_littlefs(slot, cut=(), gone=()):
+def on_littlefs(slot, then, cut=(), gone=()):
     out = run_mp(ON_LITTLEFS % {"slot": str(slot), "cut": list(cut), "gone": list(gone),
-                                "main": str(FIRMWARE / "main.py")}, heap=2 * 1024 * 1024)
+                                "then": then}, heap=2 * 1024 * 1024)
     assert "listing has sizes: True" in out, out  # the path a Pico takes, not the stat
     return out.strip().splitlines()[-1]
+
+
+def check_on_littlefs(slot, cut=(), gone=()):
+    return on_littlefs(slot, LOADER % str(FIRMWARE / "main.py"), cut, gone)
 
 
 def test_a_whole_slot_on_littlefs_passes(slot):
@@ -89,3 +107,13 @@ def test_a_module_cut_in_half_on_littlefs_is_named(slot, module):
 def test_a_module_gone_from_littlefs_is_named(slot):
     assert check_on_littlefs(slot, gone=["cheesefw/hal/rp2.mpy"]) == \
         "cut short: cheesefw/hal/rp2.mpy"
+
+
+def test_the_agents_listing_on_littlefs_gives_each_files_size_and_hash(slot):
+    files = {str(p.relative_to(slot)): p.read_bytes() for p in slot.rglob("*") if p.is_file()}
+    cut = "cheesefw/games/kitchen.mpy"
+    answer = on_littlefs(slot, AGENT % agent.__file__, cut=[cut])
+    assert answer.startswith("." * len(files) + "{")  # a sign of life a file hashed
+    files[cut] = files[cut][: len(files[cut]) // 2]
+    assert json.loads(answer.lstrip(".")) == {
+        name: [hashlib.sha256(data).hexdigest()[:16], len(data)] for name, data in files.items()}
