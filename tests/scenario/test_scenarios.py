@@ -374,6 +374,29 @@ def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path)
         "said: ValueError: broken on purpose")
 
 
+def test_a_firmware_slow_to_say_its_error_is_waited_for_from_its_first_byte(tmp_path):
+    # A busy machine can hold a VM's start past a short timeout: the wall's wait counts from
+    # the VM's first byte, so the error it says at last is still the failure's. Here its main.py
+    # holds it 3 s of the wall's time before it says anything (no sleep: the virtual clock's
+    # sleeps are instants).
+    flash = tmp_path / "slow"
+    simflash.install_firmware(flash, simflash_profile())
+    (flash / "main.py").write_text(
+        "import time\nt = time.time()\nwhile time.time() - t < 3:\n    pass\n"
+        "raise ValueError('slow and broken')\n")
+    path = write(tmp_path, """\
+        name: a firmware slow to stop
+        game: gouda
+        board: {flash: slow, timeout: 2s}
+        steps:
+          - expect-state: {mode: menu}
+        """)
+    result = runner.run_file(path)
+    assert result.failure.startswith(
+        "step 1 (expect-state): timed out: the board did not answer within 2s; its console "
+        "said: ValueError: slow and broken"), result.failure
+
+
 def test_the_shipped_scenarios_use_every_step():
     import yaml
 

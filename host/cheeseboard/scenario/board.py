@@ -35,6 +35,9 @@ _images = {}
 _images_lock = threading.Lock()
 
 
+_SILENT_STARTS = 5  # timeouts a unix-port board that has not said a byte yet is waited for
+
+
 class BoardTimeout(Exception):
     """The board did not answer in time."""
 
@@ -158,7 +161,10 @@ class ScenarioBoard:
         if self.up or not self.board.is_on:
             return
         # On the emulated Pico's own clock, which runs at the emulator's pace, and on the wall's
-        # too: an idle chip's clock races ahead of a host that a busy machine holds back.
+        # too: an idle chip's clock races ahead of a host that a busy machine holds back. On the
+        # unix port's, the wall's from the VM's first byte: a busy machine can hold a VM's start
+        # for seconds, and a firmware that stops says why first (one that never says a byte is
+        # given up after _SILENT_STARTS timeouts).
         deadline = time.monotonic() + self.timeout, self.now() + self.timeout * 1000
         emulated = self.board.clock is None
         while True:
@@ -169,10 +175,18 @@ class ScenarioBoard:
                 self.up = True
                 return
             except ProtocolError:
-                if time.monotonic() > deadline[0] and (not emulated
-                                                       or self.now() > deadline[1]):
+                if time.monotonic() > self._wall_deadline(deadline[0], emulated) and (
+                        not emulated or self.now() > deadline[1]):
                     raise BoardTimeout("the board did not answer within %gs%s"
                                        % (self.timeout, self._last_error())) from None
+
+    def _wall_deadline(self, deadline, emulated):
+        if emulated:
+            return deadline
+        heard = self.board.heard_at
+        if heard is None:
+            return deadline + self.timeout * (_SILENT_STARTS - 1)
+        return max(deadline, heard + self.timeout)
 
     def need_power(self):
         if not self.board.is_on:

@@ -78,6 +78,7 @@ class VirtualBoard(PtyBoard):
         self.micropython = micropython or vmfiles.micropython_binary()
         self.described = None  # the firmware's last answer to ask_state(): its protocol `state`
         self._unanswered = 0  # questions ask_state() sent that the firmware has not answered
+        self.heard_at = None  # the wall's time of the VM's first byte since it started, if any
         if clock not in CLOCKS:
             raise BoardError("clock: expected one of %s, got %r" % (", ".join(CLOCKS), clock))
         self.clock = VirtualClock() if clock == "virtual" else None
@@ -214,6 +215,7 @@ class VirtualBoard(PtyBoard):
         if self.clock is not None:
             self.clock.wake = None  # booting: it runs until its first sleep
             self._running_since = time.monotonic()
+        self.heard_at = None
         self.boots += 1
         self._emit({"ev": "boot", "n": self.boots, "mode": mode})
 
@@ -482,6 +484,7 @@ class VirtualBoard(PtyBoard):
             if not data:
                 self._vm_exited(proc)
                 return
+        self._heard()
         self._tx += data.replace(b"\n", b"\r\n")
         self._events += 1
         self._console_tail = (self._console_tail + data)[-64:]
@@ -512,7 +515,12 @@ class VirtualBoard(PtyBoard):
         self._unanswered += 1
         self._send_side(b"D")
 
+    def _heard(self):
+        if self.heard_at is None:  # (a host's wait for an answer counts from it: a busy
+            self.heard_at = time.monotonic()  # machine can hold a VM's start for seconds)
+
     def _side_message(self, line):
+        self._heard()
         kind, _, rest = line.partition(b" ")
         if kind == b"S" and self.clock is not None:
             self._vm_sleeps(int(rest))
