@@ -357,10 +357,12 @@ def test_a_steady_light_is_not_blinking(tmp_path):
                                      "the board showed (255, 140, 0);")
 
 
-def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path):
+def first_step_failure(tmp_path, main_py):
+    """The failure of a scenario's first step (expect the menu) on a board whose main.py is
+    main_py, given 2 s to answer."""
     flash = tmp_path / "broken"
     simflash.install_firmware(flash, simflash_profile())
-    (flash / "main.py").write_text("raise ValueError('broken on purpose')\n")
+    (flash / "main.py").write_text(main_py)
     path = write(tmp_path, """\
         name: a firmware that stops
         game: gouda
@@ -368,10 +370,14 @@ def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path)
         steps:
           - expect-state: {mode: menu}
         """)
-    result = runner.run_file(path)
-    assert result.failure.startswith(
+    return runner.run_file(path).failure
+
+
+def test_a_firmware_that_stops_with_an_error_times_out_with_that_error(tmp_path):
+    failure = first_step_failure(tmp_path, "raise ValueError('broken on purpose')\n")
+    assert failure.startswith(
         "step 1 (expect-state): timed out: the board did not answer within 2s; its console "
-        "said: ValueError: broken on purpose")
+        "said: ValueError: broken on purpose"), failure
 
 
 def test_a_firmware_slow_to_say_its_error_is_waited_for_from_its_first_byte(tmp_path):
@@ -379,22 +385,12 @@ def test_a_firmware_slow_to_say_its_error_is_waited_for_from_its_first_byte(tmp_
     # the VM's first byte, so the error it says at last is still the failure's. Here its main.py
     # holds it 3 s of the wall's time before it says anything (no sleep: the virtual clock's
     # sleeps are instants).
-    flash = tmp_path / "slow"
-    simflash.install_firmware(flash, simflash_profile())
-    (flash / "main.py").write_text(
-        "import time\nt = time.time()\nwhile time.time() - t < 3:\n    pass\n"
-        "raise ValueError('slow and broken')\n")
-    path = write(tmp_path, """\
-        name: a firmware slow to stop
-        game: gouda
-        board: {flash: slow, timeout: 2s}
-        steps:
-          - expect-state: {mode: menu}
-        """)
-    result = runner.run_file(path)
-    assert result.failure.startswith(
+    failure = first_step_failure(
+        tmp_path, "import time\nt = time.time()\nwhile time.time() - t < 3:\n    pass\n"
+                  "raise ValueError('slow and broken')\n")
+    assert failure.startswith(
         "step 1 (expect-state): timed out: the board did not answer within 2s; its console "
-        "said: ValueError: slow and broken"), result.failure
+        "said: ValueError: slow and broken"), failure
 
 
 def test_the_shipped_scenarios_use_every_step():
