@@ -119,6 +119,7 @@ if not state and ("slot_a" in os.listdir() or "slot_b" in os.listdir()):
 
     state = recover.repaired_state(write_state, cut_short, read_state)
 put_slot_on_path(state)
+del cut_short  # (its code's heap back for the game: needed only before this point)
 if on_trial(state):
     import recover
 
