@@ -180,7 +180,7 @@ class VirtualBoard(PtyBoard):
         argv = [
             self.micropython,
             "-X",
-            "heapsize=%d" % self.heap,
+            "heapsize=%d" % (self.heap + vmfiles.ROM_HEAP),
             str(vmfiles.VBOARD),
             mode,
             str(self.flash_dir),
@@ -190,6 +190,7 @@ class VirtualBoard(PtyBoard):
             str(self.fs_size),
             "" if self.seed is None else str(int(self.seed) & 0x3FFFFFFF),
             "" if self.clock is None else str(self.clock.ms),
+            str(self.heap),
         ]
         self._proc = subprocess.Popen(
             argv,

@@ -2,10 +2,12 @@
 # your code, re-enacted on the MicroPython unix port.
 #
 #   micropython -X heapsize=N vboard.py MODE FLASH_DIR SIDE_OUT_FD SIDE_IN_FD BOARD_NAME \
-#       [FS_BYTES [SEED [NOW_MS]]]
+#       [FS_BYTES [SEED [NOW_MS [HEAP]]]]
 #
 # NOW_MS puts the board on a clock the host drives (virtual time, simboard.py) from that
-# instant; without it the board runs in real time.
+# instant; without it the board runs in real time. HEAP is the board's own heap: N is larger
+# (vmfiles.ROM_HEAP), and what this ROM does not take of the difference is held back, so that
+# the firmware finds HEAP free, as on a board whose ROM is C.
 #
 # It mounts FLASH_DIR as the board's filesystem, runs boot.py (and main.py when
 # MODE is "friendly"), then speaks the friendly REPL, the raw REPL and raw-paste
@@ -32,6 +34,7 @@ _in = sys.stdin.buffer  # non-blocking: the simulator hands over a non-blocking 
 _out = sys.stdout.buffer
 _typed = None  # a poll of the console alone
 _waiting = None  # a poll of the console and the side channel
+_held_back = None  # the VM's heap beyond the board's that this ROM does not use (hold_back)
 
 
 def write(s):
@@ -296,6 +299,16 @@ def paste_mode(env):
             _out.write(bytes((c,)))
 
 
+def hold_back(heap):
+    """A block that leaves heap bytes free (none for 0, or when the VM has no more than that),
+    taken first, so that it lies below all the firmware will hold."""
+    import gc
+
+    gc.collect()
+    extra = gc.mem_free() - heap - 64  # (the bytearray's own object and its block's rounding)
+    return bytearray(extra) if heap and extra > 0 else None
+
+
 def mount_flash(flash):
     import os
 
@@ -317,6 +330,8 @@ def boot(argv):
     seed = int(argv[7]) if len(argv) > 7 and argv[7] else None
     now = int(argv[8]) if len(argv) > 8 and argv[8] else None
     simboard.connect(int(side_out), int(side_in), board, fs_size, seed, now)
+    global _held_back
+    _held_back = hold_back(int(argv[9]) if len(argv) > 9 and argv[9] else 0)
     mount_flash(flash)
     import builtins
 
