@@ -58,9 +58,21 @@ def cut_short(slot):
     try:
         with open(slot + "/manifest.json") as f:
             files = json.loads(f.read(16384))["files"]  # (7.5 KB today)
+        # Sizes from each folder's listing, made once: on a Pico's LittleFS a listing gives
+        # every file's size, where each os.stat walks the path down from the root's metadata
+        # (10 ms a module four folders deep: two thirds of a second a boot). The unix port's
+        # listing has none: there, a stat. (Few names: each new one is interned for good.)
+        sizes = {}  # {folder: {file name: size}}
         for name in files:
-            if name.endswith(".mpy") and os.stat(slot + "/" + name)[6] != files[name][0]:
-                return name
+            if name.endswith(".mpy"):
+                path = (slot + "/" + name).rpartition("/")  # (folder, "/", file name)
+                if path[0] not in sizes:
+                    sizes[path[0]] = {e[0]: e[3] for e in os.ilistdir(path[0]) if len(e) > 3}
+                size = sizes[path[0]].get(path[2])
+                if size is None:
+                    size = os.stat(slot + "/" + name)[6]
+                if size != files[name][0]:
+                    return name
     except Exception:  # one not JSON, a module gone
         return name
     return None
@@ -107,6 +119,7 @@ if not state and ("slot_a" in os.listdir() or "slot_b" in os.listdir()):
 
     state = recover.repaired_state(write_state, cut_short, read_state)
 put_slot_on_path(state)
+del cut_short  # (its code's heap back for the game: needed only before this point)
 if on_trial(state):
     import recover
 

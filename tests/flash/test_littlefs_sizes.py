@@ -1,22 +1,22 @@
-"""`cheeseboard flash`'s listing of a slot (agent.listing) reads the sizes of the slot's files
-from its folders' listings, on LittleFS as a Pico's flash holds them (there a listing gives each
-file's size, where a stat walks the file's path down from the root again). Run on MicroPython's
-unix port, the slot copied onto a LittleFS disk in its RAM made as a Pico's (4 KB blocks,
-256-byte pages); the unix-port board's own flash, a host folder whose listing has no sizes, is
-the other tests'."""
+"""What reads the sizes of a slot's files from its folders' listings, on LittleFS as a Pico's
+flash holds them (there a listing gives each file's size, where a stat walks the file's path down
+from the root again): the loader's check of the compiled modules (main.py's cut_short) and
+`cheeseboard flash`'s listing of a slot (agent.listing). Run on MicroPython's unix port, the
+slot copied onto a LittleFS disk in its RAM made as a Pico's (4 KB blocks, 256-byte pages); the
+unix-port board's own flash, a host folder whose listing has no sizes, is the other tests'."""
 
 import hashlib
 import json
 
 import pytest
-from mpvm import run_mp
+from mpvm import FIRMWARE, run_mp
 
 from cheeseboard.flash import agent
 from cheeseboard.paths import load_profile
 from cheeseboard.sim import flash as simflash
 
 # MicroPython: a RAM disk of 4 KB blocks with LittleFS on it, as a Pico mounts its flash; the
-# slot copied onto it from the host's folder; then the code under test (AGENT).
+# slot copied onto it from the host's folder; then the code under test (LOADER, AGENT).
 ON_LITTLEFS = """
 import os
 
@@ -61,6 +61,13 @@ for name in %(gone)r:
 print("listing has sizes:", len(next(os.ilistdir("/flash/slot_a"))) > 3)
 %(then)s
 """
+# main.py's functions, not its boot; then its check of slot_a
+LOADER = """
+source = open(%r).read()
+exec(source[:source.index("\\nstate = read_state()\\n")])
+os.chdir("/flash")
+print("cut short:", cut_short("slot_a"))
+"""
 # the agent as `cheeseboard flash` sends it; then its listing of slot_a
 AGENT = """
 exec(open(%r).read())
@@ -81,6 +88,25 @@ def on_littlefs(slot, then, cut=(), gone=()):
                                 "then": then}, heap=2 * 1024 * 1024)
     assert "listing has sizes: True" in out, out  # the path a Pico takes, not the stat
     return out.strip().splitlines()[-1]
+
+
+def check_on_littlefs(slot, cut=(), gone=()):
+    return on_littlefs(slot, LOADER % str(FIRMWARE / "main.py"), cut, gone)
+
+
+def test_a_whole_slot_on_littlefs_passes(slot):
+    assert check_on_littlefs(slot) == "cut short: None"
+
+
+@pytest.mark.parametrize("module", ["cheesefw/app.mpy", "cheesefw/engine/core.mpy",
+                                    "cheesefw/games/kitchen.mpy"])
+def test_a_module_cut_in_half_on_littlefs_is_named(slot, module):
+    assert check_on_littlefs(slot, cut=[module]) == "cut short: %s" % module
+
+
+def test_a_module_gone_from_littlefs_is_named(slot):
+    assert check_on_littlefs(slot, gone=["cheesefw/hal/rp2.mpy"]) == \
+        "cut short: cheesefw/hal/rp2.mpy"
 
 
 def test_the_agents_listing_on_littlefs_gives_each_files_size_and_hash(slot):
