@@ -111,6 +111,11 @@ def gatenkaas_rows(many):
                      "%.2f of a tick; %d placements" % (g["mean_us"] / 10000, g["most"])))
         rows.append(("  the board's choice (strong), worst", "%.0f us" % g["bot_us"],
                      "%.2f of a 10 ms tick" % (g["bot_us"] / 10000)))
+        rows.append(("  bytes its choice allocates, mean (its placements known)",
+                     "%d B" % g["choice_bytes"],
+                     "%.2fx its placements' own, made afresh (%d B); worst %d B"
+                     % (g["choice_bytes"] / g["legal_bytes"], g["legal_bytes"],
+                        g["choice_worst"])))
     return rows
 
 

@@ -249,6 +249,9 @@ def bench_gatenkaas():
     table = rules("gatenkaas")
     rng = Rng(21)
     worst = total = count = most = bot = 0
+    # Bytes allocated (the garbage that calls the collector): by the legal placements made
+    # afresh, and by the board's choice after them (its scoring), per decision
+    legal_bytes = choice_bytes = choice_worst = decisions = 0
     for _ in range(6):
         s = gatenkaas.State(table, {"players": 4})
         while not s.is_terminal():
@@ -257,17 +260,26 @@ def bench_gatenkaas():
                 continue
             gc.collect()  # a collection is the heap's cost, not the search's: not timed here
             s._legal_at = -1
+            gc.disable()  # (no collection inside: the bytes allocated are read off the heap)
+            before = gc.mem_alloc()
             t0 = time.ticks_us()
             legal = s.legal_actions()
             us = time.ticks_diff(time.ticks_us(), t0)
+            legal_bytes += gc.mem_alloc() - before
             if len(s.hand(s.player)) == 5:
                 worst = max(worst, us)
                 total += us
                 count += 1
                 most = max(most, len(legal))
+            before = gc.mem_alloc()
             t0 = time.ticks_us()
             a = gatenkaas.bot_move(s, rng)
             bot = max(bot, time.ticks_diff(time.ticks_us(), t0))
+            made = gc.mem_alloc() - before
+            gc.enable()
+            choice_bytes += made
+            choice_worst = max(choice_worst, made)
+            decisions += 1
             s.apply_action(a)
     # The baseline: a loop over as many cells as the search looks at, doing nothing.
     t0 = time.ticks_us()
@@ -277,7 +289,9 @@ def bench_gatenkaas():
             n += cell
     loop_us = time.ticks_diff(time.ticks_us(), t0)
     print(json.dumps({"worst_us": worst, "mean_us": total / max(count, 1), "positions": count,
-                      "most": most, "bot_us": bot, "loop_us": loop_us}))
+                      "most": most, "bot_us": bot, "loop_us": loop_us,
+                      "legal_bytes": legal_bytes // decisions,
+                      "choice_bytes": choice_bytes // decisions, "choice_worst": choice_worst}))
 
 
 mode = sys.argv[1]

@@ -11,22 +11,25 @@ source, so the same seed replays the same game.
 engine can spread a hand's several hundred placements over its ticks.
 """
 
-from cheesefw.games.gatenkaas_deck import DISCARD, HOLE, MOUSE, unpack
+from cheesefw.games.gatenkaas_deck import DISCARD, HOLE, MOUSE
 
 
-def gains(state, a):
-    """Per colour (0..3), the points action `a` would give (negative: it blocks them)."""
-    out = [0, 0, 0, 0]
+def gains(state, a, out):
+    """Into out, a list of four (per colour 0..3): the points action `a` would give (negative:
+    it blocks them). Filled in place, with no list, tuple or cell list of its own: the player
+    judges several hundred placements a hand, and their garbage (96 KB a hand at 64 bits)
+    brought the collector into its thinking ticks."""
+    out[0] = out[1] = out[2] = out[3] = 0
     if a >= DISCARD:
         return out
-    card, turn, cell = unpack(a)
-    face = state.deck.faces[card]
-    lay = state.layout
-    cells = lay.cells_of(cell, turn)
+    face = state.deck.faces[a >> 10]  # (the card, turn and corner cell of unpack(a))
+    deltas = state.layout.deltas[(a >> 8) & 3]
+    cell = a & 255
+    seen = state.layout.seen
     left = state.supply - sum(state.cheese)
     n = state.num_players()
     for i in range(len(face)):
-        k = lay.seen[cells[i]] - 1  # the colour seen there now, -1 for none
+        k = seen[cell + deltas[i]] - 1  # the colour seen there now, -1 for none
         if face[i] == HOLE:
             if k >= 0 and k < n and left > 0:
                 out[k] += 1  # it eats through the hole
@@ -39,6 +42,15 @@ def gains(state, a):
     return out
 
 
+def best_other(g, me, n):
+    """The most any seat but `me` gains (0 when there is none)."""
+    best = None
+    for s in range(n):
+        if s != me and (best is None or g[s] > best):
+            best = g[s]
+    return best or 0
+
+
 def think(state, rng, level="strong"):
     """Yields while it judges; returns a legal action for the seat on turn."""
     legal = yield from state.legal_steps()  # (a hand's placements: the game's own steps)
@@ -47,11 +59,12 @@ def think(state, rng, level="strong"):
     n = state.num_players()
     # One byte a placement (score + 64): a hand's several hundred scores cost no list of ints.
     scores = bytearray(len(legal))
+    g = [0, 0, 0, 0]  # each placement's gains, in place
     i = 0
     for a in legal:
-        g = gains(state, a)
+        gains(state, a, g)
         if level == "strong":
-            score = 2 * g[me] - max([g[s] for s in range(n) if s != me] or [0])
+            score = 2 * g[me] - best_other(g, me, n)
         else:
             score = 0 if g[me] >= 0 else -1
         scores[i] = max(0, min(255, score + 64))
