@@ -21,6 +21,7 @@ the longest tick within a tick (10 ms) calibrated, no late tick in 1,000, and a 
 that makes no tick but its own late.
 """
 
+import argparse
 import json
 import sys
 import tempfile
@@ -136,10 +137,25 @@ def run_on(run, board, ticks, games):
         return run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games)
 
 
+def arguments():
+    parser = argparse.ArgumentParser(
+        prog="bench_ticks.py", description=__doc__.split("\n\n")[0],
+        epilog="The emulated Pico runs each game with the board on every seat, strong, then "
+               "beginner; a UF2 missing from the cache is built first (minutes).")
+    parser.add_argument("ticks", nargs="?", type=int, default=1000,
+                        help="ticks timed per game and level (default 1000)")
+    parser.add_argument("rest", nargs="*", metavar="WAY|GAMES",
+                        help="ways: files, frozen (both by default) or updated (.mpy files "
+                             "flashed onto the frozen UF2); GAMES: a comma list, e.g. "
+                             "kitchen,katz (all five by default)")
+    args = parser.parse_args()
+    ways = [w for w in args.rest if w in WAYS] or ["files", "frozen"]
+    games = [w for w in args.rest if w not in WAYS][:1]
+    return args.ticks, ways, games
+
+
 def main():
-    ticks = int(sys.argv[1]) if sys.argv[1:] else 1000
-    ways = [w for w in sys.argv[2:] if w in WAYS] or ["files", "frozen"]
-    games = [w for w in sys.argv[2:] if w not in WAYS][:1]  # e.g. kitchen,katz
+    ticks, ways, games = arguments()
     uf2, frozen = pico_uf2s(["frozen"] if "updated" in ways else ways)
     if not uf2:
         return 0
