@@ -42,15 +42,6 @@ def gains(state, a, out):
     return out
 
 
-def best_other(g, me, n):
-    """The most any seat but `me` gains (0 when there is none)."""
-    best = None
-    for s in range(n):
-        if s != me and (best is None or g[s] > best):
-            best = g[s]
-    return best or 0
-
-
 def think(state, rng, level="strong"):
     """Yields while it judges; returns a legal action for the seat on turn."""
     legal = yield from state.legal_steps()  # (a hand's placements: the game's own steps)
@@ -64,7 +55,11 @@ def think(state, rng, level="strong"):
     for a in legal:
         gains(state, a, g)
         if level == "strong":
-            score = 2 * g[me] - best_other(g, me, n)
+            other = None  # the most another seat gains (no list of theirs: see gains)
+            for s in range(n):
+                if s != me and (other is None or g[s] > other):
+                    other = g[s]
+            score = 2 * g[me] - (other or 0)
         else:
             score = 0 if g[me] >= 0 else -1
         scores[i] = max(0, min(255, score + 64))
