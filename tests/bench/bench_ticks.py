@@ -65,6 +65,15 @@ def longest_by_kind(long_ticks):
     return "; ".join("%s %d us" % (kind_words(k), us) for k, us in ranked)
 
 
+def late_by_kind(late):
+    """How many late ticks of each kind, the most first: "kind n"."""
+    counts = {}
+    for _, _, kind in late:
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join("%s %d" % (kind_words(k), n)
+                     for k, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "none"
+
+
 def rows_of(result, label):
     """Table rows of one board's run (label: how the firmware is on it)."""
     idle = result["idle"]
@@ -120,11 +129,11 @@ def rows_of(result, label):
             "%s, %s: longest tick (us)" % (name, label), "%d" % worst[1],
             "%.0f us calibrated (%s; %.0fx the idle tick); late: %d emulated, %d calibrated of "
             "%d ticks (%.1f in 1,000), %d moves; the worst tick with a journal append %d us, "
-            "ticks after one late: %d; longest by kind: %s; target %s"
+            "ticks after one late: %d; longest by kind: %s; late by kind: %s; target %s"
             % (worst_cal, kind_words(worst[2]), worst[1] / base,
                late_emulated, len(late), run["ticks"], per_1000, run["moves"],
                max([t[1] for t in appends], default=0), after_append,
-               longest_by_kind(long_ticks), verdict)))
+               longest_by_kind(long_ticks), late_by_kind(late), verdict)))
     return rows
 
 
