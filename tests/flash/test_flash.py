@@ -247,7 +247,7 @@ def test_every_byte_value_arrives_intact_ctrl_c_included(make_vboard, packed):
     # (the link waits on the wall's clock, as a tool in another process would: the board runs)
     with board.free_running(), Link(board.pty) as link:
         link.enter()
-        link.send_file("t/bytes.bin", data, packed=packed)
+        assert link.send_file("t/bytes.bin", data, packed=packed)  # written whole, by its hash
         # the board's own hash of what it wrote, and the agent still answering after it
         assert link.call("listing", "t") == {"bytes.bin": [sha256(data).hexdigest()[:16],
                                                          len(data)]}
@@ -268,7 +268,8 @@ def test_many_files_go_in_one_call_each_byte_intact(make_vboard, window):
         link.transport.exec_raw_no_follow = lambda code: (calls.append(code), real(code))[1]
         sent_at_ack, ack = [], link._ack
         link._ack = lambda: (sent_at_ack.append(link.wire.sent), ack())[1]
-        link.send_files(files, packed=False, window=window)
+        whole = link.send_files(files, packed=False, window=window)
+        assert whole == [path for path, _ in files]  # each written whole, by its hash
         assert len(calls) == 1  # one call of the agent: no round trip a file
         # after "ready", the bytes sent before the host waits for an acknowledgement: a
         # block at a UART board's pace, the first `window` blocks at a USB board's

@@ -355,7 +355,7 @@ class Result:
 
 
 # A flash's named steps, in order (docs/flashing.md)
-STEPS = ("remove", "copy", "send", "manifest", "check", "seal", "switch", "restart", "trial")
+STEPS = ("remove", "copy", "send", "check", "seal", "switch", "restart", "trial")
 
 
 def _no_step(name):
@@ -373,27 +373,34 @@ def flash(link, image, plan, facts, progress=None, say=print, step=_no_step):
     step("copy")
     if plan.copy:
         link.call("copy", [["%s/%s" % (plan.running, p), "%s/%s" % (slot, p)] for p in plan.copy])
-    # (where it goes, its bytes, its name in the progress): the loader waits as name.new
+    # (where it goes, its bytes, its name in the progress): the loader waits as name.new, the
+    # manifest as manifest.json.new, after the files it lists (sealed only once they match it)
     sends = [("%s/%s" % (slot, p), image.files[p], "%s/%s" % (slot, p)) for p in plan.upload]
     sends += [(p + ".new", image.loader[p], p) for p in plan.loader]
+    manifest = "%s/%s.new" % (slot, images.MANIFEST)
     total = sum(len(d) for _, d, _ in sends)
     before = [sum(len(d) for _, d, _ in sends[:i]) for i in range(len(sends))]
     step("send")
-    if sends:  # all in one call of the agent, pipelined where the board's console allows
-        sent = None
-        if progress:
+    sent = None
+    if progress:
 
-            def sent(i, n):
+        def sent(i, n):
+            if i < len(sends):  # (the manifest after them is no file of the firmware)
                 progress(i, len(sends), before[i] + n, total, sends[i][2])
 
-        link.send_files([(dest, data) for dest, data, _ in sends], packed,
-                        LINK_WINDOW.get(facts.get("platform"), 1), sent)
+    # All in one call of the agent, pipelined where the board's console allows; the files the
+    # board wrote whole (by the hash of what it wrote) are checked by size alone below.
+    files = [(dest, data) for dest, data, _ in sends] + [(manifest, image.manifest_bytes())]
+    whole = link.send_files(files, packed, LINK_WINDOW.get(facts.get("platform"), 1), sent)
     if progress:
         progress(len(sends), len(sends), total, total, "")
-    step("manifest")
-    link.send_file("%s/%s.new" % (slot, images.MANIFEST), image.manifest_bytes(), packed=packed)
     step("check")
-    problems = link.call("check", slot, images.MANIFEST + ".new", plan.loader)
+    if manifest not in whole:
+        link.restart()
+        raise FlashError("the new slot's manifest did not reach the board whole; the board "
+                         "keeps running its firmware: flash again")
+    written = [dest[len(slot) + 1:] for dest in whole if dest.startswith(slot + "/")]
+    problems = link.call("check", slot, images.MANIFEST + ".new", plan.loader, written)
     if problems:
         link.restart()
         raise FlashError(

@@ -9,6 +9,7 @@ acknowledged, which keeps a UART board's small input buffer from overflowing.
 
 import ast
 import base64
+import hashlib
 import json
 import time
 import zlib
@@ -266,26 +267,19 @@ class Link:
 
     def call(self, name, *args, timeout=30):
         """Call an agent function; its JSON answer."""
-        out = self.exec(_py_call(name, args), timeout)
-        lines = out.decode(errors="replace").strip().splitlines()
-        if not lines:
-            raise LinkError("the board did not answer %s()" % name)
-        try:  # (after the dots of a long call's files: agent._alive)
-            return json.loads(lines[-1].lstrip("."))
-        except ValueError:  # cut off, or something else talking
-            raise LinkError("the board's answer to %s() is garbled: %r"
-                            % (name, lines[-1][:60])) from None
+        return _answer(name, self.exec(_py_call(name, args), timeout))
 
     def send_file(self, dest, data, packed=False, progress=None):
-        """Write data to dest on the board (atomically: a .part file, then a rename)."""
-        self.send_files([(dest, data)], packed,
-                        progress=progress and (lambda i, n: progress(n)))
+        """Write data to dest on the board; whether it was written whole (see send_files)."""
+        return bool(self.send_files([(dest, data)], packed,
+                                    progress=progress and (lambda i, n: progress(n))))
 
     def send_files(self, files, packed=False, window=1, progress=None):
         """Write each (dest, data) of files on the board, in one call of the agent (each file
-        atomically: a .part file, then a rename). window: blocks sent ahead of the board's
-        acknowledgements (1: each waits for the last one's; see WINDOW). progress(i, n): n
-        bytes of files[i] sent."""
+        in place: agent.receive); the dests the board wrote whole, by the hash of what it
+        wrote (a file left out was not: a slot's check reads it back). window: blocks sent
+        ahead of the board's acknowledgements (1: each waits for the last one's; see
+        WINDOW). progress(i, n): n bytes of files[i] sent."""
         from mpremote.transport import TransportError
 
         encoded = [escape(_deflate(data) if packed else data) for _, data in files]
@@ -319,6 +313,9 @@ class Link:
         if err:
             raise LinkError("the board: %s" % err.decode(errors="replace").strip())
         self.file_bytes += sum(len(data) for _, data in files)
+        digests = _answer("receive", out)
+        return [dest for (dest, data), digest in zip(files, digests, strict=False)
+                if hashlib.sha256(data).hexdigest()[:16] == digest]
 
     def _ack(self):
         serial = self.transport.serial
@@ -362,6 +359,19 @@ def _quiet():
     import io
 
     return contextlib.redirect_stdout(io.StringIO())
+
+
+def _answer(name, out):
+    """An agent function's JSON answer: its output's last line, after the dots of a long
+    call's files (agent._alive)."""
+    lines = out.decode(errors="replace").strip().splitlines()
+    if not lines:
+        raise LinkError("the board did not answer %s()" % name)
+    try:
+        return json.loads(lines[-1].lstrip("."))
+    except ValueError:  # cut off, or something else talking
+        raise LinkError("the board's answer to %s() is garbled: %r"
+                        % (name, lines[-1][:60])) from None
 
 
 def _py_call(name, args):
