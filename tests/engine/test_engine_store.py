@@ -93,14 +93,18 @@ print(moves[-1])
     assert lines[1] == "after"
 
 
-def test_outcomes_all_alike_weigh_one_each_as_the_denominators_tried_in_turn_give_them():
-    from cheesefw.engine.rng import _smallest_weights, _weights
+def test_outcomes_all_alike_are_one_draw_of_their_number_as_weights_of_one_each_give_it():
+    from cheesefw.engine.rng import _weights
 
     for n in (1, 2, 5, 6, 38, 97, 1024):
         alike = [1 / n] * n
-        assert _weights(alike) == _smallest_weights(alike) == [1] * n
+        assert _weights(alike) == [1] * n
+        outcomes = [(k, 1 / n) for k in range(n)]
+        # the draw the weights would give: the first outcome whose running weight passes r
+        assert [Rng(s).choose(outcomes) for s in range(50)] == [
+            outcomes[Rng(s).below(n)][0] for s in range(50)]
     unlike = [10 / 38, 8 / 38, 20 / 38]  # (and the draws the same as they were)
-    assert _weights(unlike) == _smallest_weights(unlike) == [5, 4, 10]  # over 19
-    pile = [(card, 1 / 40) for card in range(40)]
-    assert [Rng(s).choose(pile) for s in range(300)] == [
-        pile[Rng(s).below(40)][0] for s in range(300)]
+    assert _weights(unlike) == [5, 4, 10]  # over 19
+    three = list(zip("abc", unlike, strict=True))
+    draws = [Rng(s).choose(three) for s in range(600)]
+    assert 0.18 < draws.count("b") / 600 < 0.25 and 0.45 < draws.count("c") / 600 < 0.6

@@ -128,7 +128,8 @@ class State(Replayed):
             return [(s, 1 / n) for s in range(n)]
         if self.phase in (_DEAL, _DRAW):
             pile = self.pile()
-            return [(c, 1 / len(pile)) for c in pile]
+            p = 1 / len(pile)  # (one float for them all)
+            return [(c, p) for c in pile]
         return []
 
     def legal_actions(self):
@@ -283,11 +284,13 @@ class State(Replayed):
     def hand(self, seat):
         """The cards in a seat's hand, sorted (hidden information: never in view())."""
         mine = HAND + seat
-        return [c for c in range(self.deck.size) if self.where[c] == mine]
+        where = self.where  # (a local: a move's tick looks at the hands and the pile often)
+        return [c for c in range(len(where)) if where[c] == mine]
 
     def pile(self):
         """The cards of the face-down pile, sorted by id (their order is the chance nodes')."""
-        return [c for c in range(self.deck.size) if self.where[c] == PILE and c]
+        where = self.where
+        return [c for c in range(1, len(where)) if where[c] == PILE]  # (card 0 starts)
 
     def _marks(self):
         """The marks, kept from the last view and changed where the table changed since: a move
@@ -395,8 +398,10 @@ class State(Replayed):
 
     def _check(self, a):
         """ValueError unless `a` is a legal action or chance outcome now."""
-        if self.phase in (_DEAL, _LOT, _DRAW):
-            ok = [o for o, _ in self.chance_outcomes()]
+        if self.phase in (_DEAL, _DRAW):
+            ok = self.pile()  # (the outcomes, without their probabilities)
+        elif self.phase == _LOT:
+            ok = range(self.num_players())
         else:
             ok = self.legal_actions()
         if type(a) is not int or a not in ok:
