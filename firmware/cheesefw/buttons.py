@@ -75,11 +75,11 @@ class Buttons:
     def events(self):
         now = self.board.ticks_ms()
         diff = self.board.ticks_diff
-        out = []
+        out = ()  # (no list made in a tick without an event: most of them)
         for button in self.buttons:
             event = button.update(now, diff)
             if event is not None:
-                out.append((button.name, event))
+                out = out + ((button.name, event),)
         return out
 
     def stuck(self):

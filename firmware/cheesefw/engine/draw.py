@@ -225,10 +225,16 @@ class Painter:
         marks drawn, or the bare board), so that the painting's tick has only the rest: at a
         game's start (a long tick already: drawn in the first redraw, every mark found in the
         map, they were the longest redraw of a game, the kitchen's 9.7 ms on a Pico), and in
-        the tick that made a view after a move (engine.play)."""
+        the tick after the one that made a view after a move (engine.play). False, and nothing
+        drawn, when they are drawn already (the same list, or an equal one)."""
+        marked = self._marked
+        if marked is not None and (marks is marked[0] or marks == marked[0]):
+            return False
         frame = bytearray(len(self._bare))
         marks = self._marks(frame, marks)
+        marked = self._marked = None  # (its heap back first)
         self._marked = (marks, bytes(frame))
+        return True
 
     def index(self, space):
         """The place of space in the game's map, -1 where it has none: found once by a search

@@ -289,7 +289,8 @@ class Play:
         self.now = now
         due = self._redraw_due
         self._redraw_due = False
-        moves = len(self.state.history)
+        moved = True  # (the branches below that make a move; the game's history is not asked:
+        # each look at it makes a view of the log, 300 B of garbage a tick at 64 bits)
         if self.signal and now - self.signal_until >= 0:
             self.signal = None
         thought = False
@@ -306,19 +307,22 @@ class Play:
         if self.wait == _ROLLING and now - self.until >= 0:
             self._roll_dice(now)
         elif thought:
-            pass  # (a decision just made is played in the next tick)
+            moved = False  # (a decision just made is played in the next tick)
         elif self.wait == _WINDOW and self.bot_at is not None and now - self.bot_at >= 0 \
                 and self.thinking is None:  # (before the window's end: its pause is the shorter)
             self.bot_at = None
-            if self.decided != PASS:
+            moved = self.decided != PASS
+            if moved:
                 self._apply(self.decided, now)
         elif self.wait == _WINDOW and now - self.until >= 0:
             self._apply(PASS, now)
         elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
+        else:
+            moved = False
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
-        if len(self.state.history) != moves and self._spent(now):
+        if moved and self._spent(now):
             self._redraw_due = True
             return False
         return due or self._animation_step(now) != self._shown_at
@@ -478,14 +482,17 @@ class Play:
 
     def draw(self, frame):
         view = self._view
-        if self._game_view() is not view and self._spent(self.now):
-            # A view made anew in a tick that has taken time already: its marks are drawn now,
-            # into the frame the painter starts from, and the rest of the painting waits for the
-            # next tick; the frame as it was stays on the LEDs, whole, meanwhile. (On a 16x16
-            # board a view, its marks and the painting are 3.8, 3.4 and 3.5 ms of a Pico.)
-            self.painter.prime(self._view["marks"])
+        # (_HAND paints no marks of the game's: they are not drawn for it)
+        if (self._game_view() is not view
+                or self.wait != _HAND and self.painter.prime(self._view["marks"])) \
+                and self._spent(self.now):
+            # A view made anew, or its marks drawn (into the frame the painter starts from), in
+            # a tick that has taken time already: what is left waits for the next tick (the
+            # marks, then the painting); the frame as it was stays on the LEDs, whole,
+            # meanwhile. (On a 16x16 board a view, its marks and the painting take 3.8-5,
+            # 3.4-5 and 3.5 ms of a Pico: the first two in one tick made it late.)
             self._redraw_due = True
-            self._waited = False  # (and the painting's tick does not think either)
+            self._waited = False  # (and the next tick does not think either)
             return
         step = self._animation_step(self.now)
         shown, self._shown_at = self._shown_at, step
