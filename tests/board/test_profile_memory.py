@@ -36,7 +36,10 @@ def test_a_table_the_heap_cannot_hold_is_out_of_memory_not_an_unknown_game(tmp_p
 
 def test_a_new_esp32_board_at_the_heap_it_once_had_says_it_is_out_of_memory(tmp_path):
     # (the heap the ESP32 profile once gave, 100 000 B of which the virtual board's own ROM then
-    # took 17 KB: no game can start in it, and the board says why)
+    # took 17 KB: no game can start in it, and the board says why). Near that edge the heap may
+    # run out while the board checks a table (the profile's check says so, with the heap left)
+    # or already while it reads the profile (the VM's own MemoryError, its size): either way
+    # the fault names the profile and says the memory ran out.
     board = VBoard(tmp_path / "flash", profile="esp32", heap=86_000)
     try:
         board.wait_protocol(timeout=60)
@@ -44,4 +47,6 @@ def test_a_new_esp32_board_at_the_heap_it_once_had_says_it_is_out_of_memory(tmp_
     finally:
         board.stop()
     assert "unknown game" not in fault
-    assert ": out of memory " in fault and fault.endswith(" B free"), fault
+    assert fault.startswith("/slot_a/profile.json: "), fault
+    assert (": out of memory " in fault and fault.endswith(" B free")) or \
+        ": MemoryError: memory allocation failed, allocating " in fault, fault
