@@ -229,11 +229,14 @@ class Painter:
         drawn, when they are drawn already (the same list, or an equal one)."""
         marked = self._marked
         if marked is not None and (marks is marked[0] or marks == marked[0]):
+            if marks is not marked[0]:  # a move that left them as they were (compared in C)
+                self._marked = (marks, marked[1])  # (the next look: by identity)
             return False
         frame = bytearray(len(self._bare))
-        marks = self._marks(frame, marks)
+        drawn = self._marks(frame, marks)
         marked = self._marked = None  # (its heap back first)
-        self._marked = (marks, bytes(frame))
+        # The view's own list where it was sorted already: the painting looks by identity
+        self._marked = (marks if drawn is marks or drawn == marks else drawn, bytes(frame))
         return True
 
     def index(self, space):
@@ -265,17 +268,11 @@ class Painter:
         colour = self.colour
         blink_on = (now // BLINK_MS) % 2 == 0
         cycle = now // CYCLE_MS
-        marks = view["marks"]
-        marked = self._marked
-        if marked is not None and (marks is marked[0] or marks == marked[0]) \
-                and len(marked[1]) == len(frame):
-            frame[:] = marked[1]
-            if marks is not marked[0]:  # a move that left them as they were (compared in C)
-                self._marked = (marks, marked[1])
-        else:
-            marks = self._marks(frame, marks)  # (from the last marks drawn, when it has them)
-            marked = self._marked = None  # (its heap back first)
-            self._marked = (marks, bytes(frame))
+        if len(frame) != len(self._bare):
+            self._bare = self._bare_board(len(frame))  # (a frame of another size: drawn anew)
+            self._marked = None
+        self.prime(view["marks"])  # (from the last marks drawn, when it has them)
+        frame[:] = self._marked[1]
         # A view's "blink": spaces whose pieces blink (shown every other half period).
         blink = view.get("blink") if not blink_on else None
         owners = []  # the owners on one space, each once (equal owners are adjacent: sorted)
