@@ -348,12 +348,10 @@ class Painter:
         the new list each one's first mark.
         On a Pico every step costs, in C as in Python: a dict and a set made of the lists (C's
         walk) took the kitchen's 41 marks 5.7 ms, a walk of them 1 ms."""
-        if self._bare is None or len(self._bare) != len(frame):
-            self._bare = self._bare_board(len(frame))
-        bare = self._bare
+        bare = self._bare  # (frame is its size: prime's, which paint keeps to the frame's)
         marked = self._marked
         changes = None  # [space, its first new mark's kind or None]: the spaces drawn again
-        if marked is not None and len(marked[1]) == len(frame):
+        if marked is not None:
             changes = _changed(marked[0], marks)
             if changes is None:  # (a game that lists them in its own order)
                 marks = sorted(marks)
