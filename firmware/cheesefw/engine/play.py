@@ -123,11 +123,11 @@ class Play:
         self.now = 0
         self._shown_at = None  # the animation step the last drawing showed
         self._drawn_into = None  # the frame it was drawn into
-        # The game's view as last made, for the state and the number of moves it was made at:
-        # a redraw that only blinks or cycles draws it again (a view is a slow board's
-        # largest piece of a redraw, and the painter keeps its marks drawn: draw.Painter).
+        # The game's view as last made, kept until the game's next move: a redraw that only
+        # blinks or cycles draws it again (a view is a slow board's largest piece of a
+        # redraw, and the painter keeps its marks drawn: draw.Painter).
         self._view = None
-        self._viewed = (None, 0)
+        self._viewed = None  # the state _view is of
         self._waited = False  # the last tick's thinking waited for its redraw
         self._redraw_due = False  # a move was made in the last tick: this one redraws
         self._advance(0)
@@ -366,6 +366,7 @@ class Play:
         at = len(state.history)
         self._keep_secret()
         state.apply_action(action)
+        self._view = None  # (the next look makes it anew)
         reveals = getattr(state, "reveals", None)
         turned = reveals() if reveals is not None else None
         undo = self.undo
@@ -471,13 +472,15 @@ class Play:
     # -- output -------------------------------------------------------------------
 
     def _game_view(self):
-        """The game's view (the same object until the game moves: it is not to be changed)."""
+        """The game's view (the same object until the game moves, _move letting it go, or a
+        takeback puts another state in its place: it is not to be changed). Not told by the
+        history's length: each look at a game's history makes a view of its log (an object
+        and three closures), some 300 us of a Pico, and a redraw looked twice."""
         state = self.state
-        moves = len(state.history)
-        if self._viewed[0] is not state or self._viewed[1] != moves:
+        if self._view is None or self._viewed is not state:
             self._view = None  # (its heap back before the new one is made)
             self._view = state.view()
-            self._viewed = (state, moves)
+            self._viewed = state
         return self._view
 
     def draw(self, frame):
