@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_pico import pico_uf2s  # noqa: E402
 from flashing import flash  # noqa: E402
-from pico_run import PicoRun  # noqa: E402
+from pico_run import STEP_DEADLINE, PicoRun  # noqa: E402
 from table import print_table  # noqa: E402
 
 from cheeseboard.paths import load_profile  # noqa: E402
@@ -45,6 +45,10 @@ THINKS, APPENDS, COLLECTS, WRITES, MOVES = 1, 2, 4, 8, 16  # a tick's kind (tick
 KIND_WORDS = ((THINKS, "thinks"), (MOVES, "a move"), (APPENDS, "an append"),
               (COLLECTS, "a collection"), (WRITES, "a frame written"))
 PICO16 = "/bench-pico16.json"  # Gatenkaas's 16x16 profile, copied onto the board
+# The emulator's wall seconds for a tick, at most, on a busy 2-core machine: the run's deadline
+# (ticks_on_chip.py's step) is this for every tick it times. A fixed one stopped a run of 1,000
+# ticks a game and level halfway.
+WALL_S_PER_TICK = 0.5
 
 
 def calibrated(us, kind):
@@ -142,8 +146,10 @@ def run_on(run, board, ticks, games):
     pico16.write_text(json.dumps(load_profile("pico16")))
     with run.step("the pico16 profile copied", board):
         run.mpremote(board, "cp", str(pico16), ":" + PICO16)
+    runs = 2 * (len(games[0].split(",")) if games else 5)  # (each game at both levels)
     with run.step("ticks_on_chip.py", board):
-        return run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games)
+        return run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games,
+                           deadline=max(STEP_DEADLINE, ticks * runs * WALL_S_PER_TICK))
 
 
 def arguments():
