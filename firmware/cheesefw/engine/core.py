@@ -21,6 +21,13 @@ _TABLE_SIGNAL_MS = const(2000)  # the status light shows a new table is in, for 
 
 _LOG_PAGE = const(20)  # moves per `log` reply, so that replies stay short
 _NO_HEAP = const("not enough heap on this board for this game; the board plays on")
+# While a game starts, its garbage (the table read and checked, the game set up: a few times the
+# heap) is collected every _START_GARBAGE bytes allocated, not once the heap has run out: what
+# the game keeps then lies in the low part of the heap, not strewn up to its top. A collection
+# frees by walking every block up to the highest one in use (MicroPython's gc.c, the sweep):
+# Gatenkaas's, as .mpy files on the emulated Pico, took 8.0-8.3 ms with a few blocks left at the
+# top, 6.8-7.1 ms with them low (8 KB did no better than 16; the start took 1.29 -> 1.57 s).
+_START_GARBAGE = const(16384)
 # A game's modules and the engine's for play: let go when the game ends (the next game imports
 # its own, and the engine's play again)
 GAME_MODULES = ("cheesefw.games.", "cheesefw.engine.play", "cheesefw.engine.rng",
@@ -159,22 +166,30 @@ class Engine:
         self._tables = None  # the table commands' code (the check's modules go after the
         forget("cheesefw.games.", "cheesefw.tables")  # check: load_rules)
         gc.collect()
-        # The engine's play (not the menu's: let go after the game) comes in first, while the
-        # heap is whole: imported after the table it would look for room among the table's
-        # pieces, and a Gatenkaas deck on a 16x16 board leaves none of its size.
-        from cheesefw.engine.play import Play
+        # (MicroPython's; not CPython's, where the tests run the engine too, nor every port's)
+        threshold = getattr(gc, "threshold", None)
+        if threshold:
+            threshold(_START_GARBAGE)
+        try:
+            # The engine's play (not the menu's: let go after the game) comes in first, while
+            # the heap is whole: imported after the table it would look for room among the
+            # table's pieces, and a Gatenkaas deck on a 16x16 board leaves none of its size.
+            from cheesefw.engine.play import Play
 
-        game = header["game"]
-        rules = self._game_rules(game, resume)
-        module = load(game)  # (imported once: the check kept it)
-        painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
-                          header.get("vision", False))
-        self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
-                          painter, resume, header.get("seats", ()), self.board,
-                          lambda: self._game_rules(game, True))
-        # Checked and read: the palette is the painter's now, as bytes (a game that keeps its
-        # table keeps the rest).
-        rules.pop("palette", None)
+            game = header["game"]
+            rules = self._game_rules(game, resume)
+            module = load(game)  # (imported once: the check kept it)
+            painter = Painter(self.profile, game, rules.get("palette", {}), rules.get("signs"),
+                              header.get("vision", False))
+            self.scene = Play(module, rules, header["options"], header["seed"], self.journal,
+                              painter, resume, header.get("seats", ()), self.board,
+                              lambda: self._game_rules(game, True))
+            # Checked and read: the palette is the painter's now, as bytes (a game that keeps
+            # its table keeps the rest).
+            rules.pop("palette", None)
+        finally:
+            if threshold:
+                threshold(-1)  # (in play, the App collects in a tick of its own)
         gc.collect()
 
     def _game_rules(self, game, resume):
