@@ -15,7 +15,7 @@ from test_led_language import PROFILE_OF, Journal
 
 from cheesefw.engine import play
 from cheesefw.engine.draw import Painter
-from cheesefw.games import CHANCE, PASS, REACTION, decide, gatenkaas, gatenkaas_bot, gouda
+from cheesefw.games import CHANCE, PASS, REACTION, decide, gatenkaas, gatenkaas_bot, gouda, kalle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,10 +38,21 @@ def table(game):
     return json.loads((ROOT / "firmware" / "rules" / (game + ".json")).read_text())
 
 
-def make_play(module, options, seats, clock, seed=3):
+def make_play(module, options, seats, clock, seed=3, journal=None):
     rules = table(module.NAME)
     painter = Painter(PROFILE_OF[module.NAME], module.NAME, rules["palette"], rules.get("signs"))
-    return play.Play(module, rules, options, seed, Journal(), painter, seats=seats, clock=clock)
+    return play.Play(module, rules, options, seed, journal or Journal(), painter, seats=seats,
+                     clock=clock)
+
+
+class Lines(Journal):
+    """A journal that keeps each append's moves."""
+
+    def __init__(self):
+        self.appends = []
+
+    def append(self, *moves):
+        self.appends.append(list(moves))
 
 
 def count_steps(p):
@@ -153,3 +164,44 @@ def test_the_thinking_generators_return_what_their_decide_returns():
     # that list them (a hand's placements are listed a part at a time: the game's legal_steps)
     assert decide(gatenkaas_bot.think(s, Rng(1))) in s.legal_actions()
     assert PASS not in s.legal_actions()
+
+
+def test_a_deal_is_drawn_a_slice_of_each_tick_journaled_as_it_goes_and_the_same_cards():
+    """Kalle deals its 17 animal cards at once after a round (50 ms of a Pico in one tick): the
+    engine draws them THINK_MS of each tick, journals each tick's cards, asks for no redraw
+    until the deal is whole, and deals what the same game dealt at once."""
+    seats = [[s, "strong"] for s in range(5)]
+    clock = ReadClock()
+    journal = Lines()
+    p = make_play(kalle, {"players": 5}, seats, clock, journal=journal)
+    ticks = 0
+    while p.wait != "dealing":
+        p.update(clock.now)
+        clock.now += 10
+        ticks += 1
+        assert ticks < 50000, "no deal in the game's first rounds"
+    dealt_from = len(p.state.history) - len(journal.appends[-1]) + 1  # (the move, then cards)
+    most = 0
+    dealing_ticks = 0
+    while p.wait == "dealing":
+        before = len(p.state.history)
+        appends = len(journal.appends)
+        assert p.update(clock.now) is False  # the LEDs keep their frame meanwhile
+        drawn = len(p.state.history) - before
+        most = max(most, drawn)
+        assert journal.appends[appends:] == [list(p.state.history[before:])]
+        clock.now += 10
+        dealing_ticks += 1
+    assert 1 <= most <= play.THINK_MS and dealing_ticks >= 2
+    assert p.wait != "dealing" and p.state.current_player() != CHANCE
+    # Every card of the deal went to the journal, in the order drawn.
+    journaled = [m for lines in journal.appends for m in lines]
+    assert journaled[-(len(p.state.history) - dealt_from):] == list(p.state.history[dealt_from:])
+    # The same game, no clock (each deal drawn whole in its tick), deals the same cards.
+    at_once = make_play(kalle, {"players": 5}, seats, None)
+    t = 0
+    while len(at_once.state.history) < len(p.state.history):
+        at_once.update(t)
+        t += 10
+        assert t < 10_000_000
+    assert list(at_once.state.history)[:len(p.state.history)] == list(p.state.history)

@@ -59,6 +59,7 @@ _REACT = const("react")  # that player picks their move
 _LOOK = const("look")  # at a decision: walk through the occupied spaces, their pieces counted
 _HAND = const("hand")  # while picking a seat: that seat's own markers, for their eyes
 _BOT = const("bot")  # the board plays this seat itself
+_DEALING = const("dealing")  # a deal goes on, drawn THINK_MS of each tick: no input
 _OVER = const("over")
 
 _PEEK = const("roll")  # held down, it shows a private choice (the hand of the player to act)
@@ -168,7 +169,7 @@ class Play:
             return False
         if name in ("prev", "next", "ok") and self._secret():
             return self._refuse(now)  # nobody sees the choice: hold _PEEK first
-        # A press, state by state (_ROLLING, _BOT and _OVER take none):
+        # A press, state by state (_ROLLING, _DEALING, _BOT and _OVER take none):
         wait = self.wait
         if wait == _DECIDE or wait == _REACT:
             # prev/next walk the choices, ok plays the one shown; at a decision roll looks
@@ -318,10 +319,16 @@ class Play:
             self._apply(PASS, now)
         elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
+        elif self.wait == _DEALING:
+            self._advance(now, [], now)
         else:
             moved = False
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
+        if self.wait == _DEALING:
+            # No redraw until the deal is whole (each card drawn lets the view go, and a view
+            # made anew takes a slow board's tick): the LEDs keep the last frame meanwhile.
+            return False
         if moved and self._spent(now):
             self._redraw_due = True
             return False
@@ -386,27 +393,35 @@ class Play:
         if turned and turned is not True:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
-        self._advance(now, [action])
+        self._advance(now, [action], now)
 
     def _roll_dice(self, now):
         """Resolve every die of this roll: the chance nodes that follow one press of roll."""
-        self._advance(now, self._draw_chance(True, []))
+        self._advance(now, self._draw_chance(True, []), now)
 
-    def _draw_chance(self, rolls, moves):
+    def _draw_chance(self, rolls, moves, start=None):
         """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal),
-        before anything waits on a player; moves, with them added."""
+        before anything waits on a player; moves, with them added. start: when the tick
+        began, where the drawing stops once THINK_MS of it have gone (one outcome at least);
+        None: to the end."""
         state = self.state
+        clock = self.clock if start is not None else None
         while state.current_player() == CHANCE and state.chance_is_roll() == rolls:
             outcome = self.rng.choose(state.chance_outcomes())
             self._move(outcome)  # (a deal is hidden there)
             moves.append(outcome)
+            if clock and clock.ticks_diff(clock.ticks_ms(), start) >= THINK_MS:
+                break
         return moves
 
-    def _advance(self, now, made=None):
-        """Settle on what the board waits for next; shuffles and deals happen at once. made:
-        the moves this tick made, journaled with the deal that follows them in one append (a
-        journal line costs a write to the flash: one, not one a move and one a card)."""
-        moves = self._draw_chance(False, [] if made is None else made)
+    def _advance(self, now, made=None, start=None):
+        """Settle on what the board waits for next; shuffles and deals are drawn. made: the
+        moves this tick made, journaled with the deal that follows them in one append (a
+        journal line costs a write to the flash: one, not one a move and one a card). start:
+        when the tick began, where a deal is drawn THINK_MS of each tick (_DEALING) and goes
+        on in the next: Kalle's 17 cards took a tick of a Pico 50 ms at once. None (the
+        game's start, a long tick anyway): the whole deal at once."""
+        moves = self._draw_chance(False, [] if made is None else made, start)
         if moves:
             self.journal.append(*moves)
         state = self.state
@@ -416,6 +431,8 @@ class Play:
         self.thinking = None
         if player == TERMINAL:
             self.wait = _OVER
+        elif player == CHANCE and not state.chance_is_roll():
+            self.wait = _DEALING  # (the rest of the deal: update, in the next tick)
         elif player == CHANCE:
             self.wait = _ROLL
             if state.roller() in self.bots:  # the board rolls for a seat it plays
