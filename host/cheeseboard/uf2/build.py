@@ -34,12 +34,14 @@ from cheeseboard.uf2 import manifest as manifests
 from cheeseboard.uf2.source import UF2Error
 
 BOARD = "RPI_PICO"
-RECIPE = "4"  # bump when the way a UF2 is built changes: no cached UF2 or build folder is reused
+RECIPE = "5"  # bump when the way a UF2 is built changes: no cached UF2 or build folder is reused
 # The collector's mark stack, in entries (the port's is 64 on a Pico). A live object with more
 # unmarked children than the stack holds sends the collector over the whole heap once more
 # (MicroPython's gc.c, gc_deal_with_stack_overflow): Kalle's heap took 9.5 ms of the emulated
-# Pico to collect, 4.3 ms with 256 (1,024 did no better); the others the same. 2 bytes an entry.
-GC_STACK_ENTRIES = 256
+# Pico to collect, 4.3 ms with 256. Gatenkaas's lists and dicts of a 16x16 board's cells hold
+# 256 objects each, more than 256 entries with what is pending: late in a game its collections
+# took 12-28 ms with 256. 2 bytes an entry (1.5 KB of heap more than 256 take).
+GC_STACK_ENTRIES = 1024
 TOOLS = {  # a command the build needs: what provides it on Debian
     "cmake": "cmake",
     "make": "make",
