@@ -320,7 +320,7 @@ class Play:
         elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
         elif self.wait == _DEALING:
-            self._advance(now, [], now)
+            self._advance(now, [])
         else:
             moved = False
         if self.reveal and now - self.reveal_until >= 0:
@@ -393,11 +393,11 @@ class Play:
         if turned and turned is not True:
             self.reveal = turned
             self.reveal_until = now + _REVEAL_MS
-        self._advance(now, [action], now)
+        self._advance(now, [action])
 
     def _roll_dice(self, now):
         """Resolve every die of this roll: the chance nodes that follow one press of roll."""
-        self._advance(now, self._draw_chance(True, []), now)
+        self._advance(now, self._draw_chance(True, []))
 
     def _draw_chance(self, rolls, moves, start=None):
         """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal),
@@ -414,14 +414,15 @@ class Play:
                 break
         return moves
 
-    def _advance(self, now, made=None, start=None):
+    def _advance(self, now, made=None):
         """Settle on what the board waits for next; shuffles and deals are drawn. made: the
-        moves this tick made, journaled with the deal that follows them in one append (a
-        journal line costs a write to the flash: one, not one a move and one a card). start:
-        when the tick began, where a deal is drawn THINK_MS of each tick (_DEALING) and goes
-        on in the next: Kalle's 17 cards took a tick of a Pico 50 ms at once. None (the
-        game's start, a long tick anyway): the whole deal at once."""
-        moves = self._draw_chance(False, [] if made is None else made, start)
+        moves the tick begun at now made, journaled with the deal that follows them in one
+        append (a journal line costs a write to the flash: one, not one a move and one a
+        card); in a tick a deal is drawn THINK_MS of it (_DEALING) and goes on in the next:
+        Kalle's 17 cards took a tick of a Pico 50 ms at once. None: no tick's moves (the
+        game's start, a long tick anyway; a takeback): a deal is drawn whole."""
+        moves = self._draw_chance(False, [] if made is None else made,
+                                  None if made is None else now)
         if moves:
             self.journal.append(*moves)
         state = self.state
