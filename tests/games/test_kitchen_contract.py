@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cheesefw.games import CHANCE, kitchen, load
-from cheesefw.games.kitchen_moves import destinations
+from cheesefw.games.kitchen_moves import PASS, STOP, destinations, search
 from cheesefw.games.kitchen_table import read_board
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "firmware/rules/kitchen.json"
@@ -226,20 +226,48 @@ def test_rules_doc_names_every_rule_test_and_only_real_ones():
     assert named == tests
 
 
-def test_the_step_by_step_search_finds_what_the_path_search_finds_when_squares_may_repeat():
-    import random
+def every_path_ends(board, start, steps, access, revisit):
+    """The squares where some path of exactly `steps` steps from `start` may stop, each path
+    followed one by one (the rule as it reads, however slow): through PASS squares, onto a STOP
+    one, never back to the start, and unless `revisit` never on a square twice."""
+    ends = set()
 
-    from cheesefw.games.kitchen_moves import _walk
+    def walk(path, left):
+        for nb in board.around(path[-1]):
+            if nb == start or (not revisit and nb in path):
+                continue
+            if left == 1:
+                if access[nb] & STOP:
+                    ends.add(nb)
+            elif access[nb] & PASS:
+                walk(path + [nb], left - 1)
+
+    walk([start], steps)
+    return sorted(ends)
+
+
+@pytest.mark.parametrize("revisit", [False, True])
+def test_the_search_finds_where_every_path_ends_and_yields_in_steps_on_long_ones(revisit):
+    import random
 
     board = read_board(RULES, kitchen.KINDS)
     rng = random.Random(1)
     for _ in range(2000):
         access = bytearray(rng.choice([0, 1, 2, 3, 3, 3]) for _ in range(board.n))
         start, steps = rng.randrange(board.n), rng.randint(1, 6)
-        found = bytearray(board.n)
-        _walk(board.nbrs, [start], steps, access, True, found, False)  # every path, one by one
-        want = [sq for sq in range(board.n) if found[sq]]
-        assert destinations(board, start, steps, access, True) == want
+        want = every_path_ends(board, start, steps, access, revisit)
+        assert destinations(board, start, steps, access, revisit) == want
+    # The board's player steps the search a slice of a tick at a time: from the open middle, a
+    # 6 yields at each way of its first two steps (12 of them), each way's paths in between.
+    thinking = search(board, board.square("c4"), 6, bytearray([3] * board.n), revisit)
+    steps = 0
+    try:
+        while True:
+            next(thinking)
+            steps += 1
+    except StopIteration as done:
+        assert done.value == every_path_ends(board, board.square("c4"), 6, [3] * board.n, revisit)
+    assert steps == (6 if revisit else 12)
 
 
 @pytest.mark.parametrize("revisit", [False, True])

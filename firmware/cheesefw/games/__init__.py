@@ -23,7 +23,8 @@ def load(name):
 
 def decide(thinking):
     """A board player's thinking (a `<game>_bot.think` generator) run to its end: the action
-    it returns. The engine steps the same generator a slice per tick instead."""
+    it returns. The engine steps the same generator a slice per tick instead. (Any generator
+    made to be stepped so, run to its end: what it returns.)"""
     try:
         while True:
             next(thinking)

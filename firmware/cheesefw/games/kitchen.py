@@ -11,7 +11,7 @@ square id, a die face, a tile kind or STAY, so the history is kept as one byte a
 import binascii
 
 from cheesefw import const
-from cheesefw.games import CHANCE, TERMINAL, History
+from cheesefw.games import CHANCE, TERMINAL, History, decide
 from cheesefw.games.kitchen_moves import (
     CAT,
     DIE,
@@ -19,8 +19,8 @@ from cheesefw.games.kitchen_moves import (
     SHOWN,
     STAY,
     access,
-    destinations,
     free_squares,
+    search,
 )
 
 # The sides, and the phases of a game in the order they come. (The cat's side, the choice of a
@@ -81,7 +81,7 @@ def bot_players(options):
 def bot_move(state, rng, level="strong"):
     """The board's choice for a seat it plays, "strong" or "beginner" (its rng: the engine's
     seeded source)."""
-    from cheesefw.games import decide, kitchen_bot
+    from cheesefw.games import kitchen_bot
 
     return decide(kitchen_bot.think(state, rng, level))
 
@@ -112,6 +112,7 @@ class State:
         board = self.board
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
+        self._listed = None  # the legal actions, once listed at this node (legal_steps)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
         self.phase = _DEAL
         self.side = _MICE
@@ -183,30 +184,45 @@ class State:
 
     def legal_actions(self):
         """The sorted legal actions of the player to act ([] at chance and terminal nodes)."""
+        return decide(self.legal_steps())
+
+    def legal_steps(self):
+        """legal_actions() as a generator, stepped by the board's player a slice of a tick at a
+        time (the paths of a 6 on the open floor took a Pico 16 ms in one go). The list is kept
+        until the next action: the move's own check, its hint and the player's thinking list
+        it once."""
+        if self._listed is not None:
+            return self._listed
         b = self.board
         phase = self.phase
         if phase == _PLACE:  # "zet de kat op een van de 6 vakjes van de tafel"
             squares = [sq for sq in range(b.n) if b.table[sq]]
         elif phase == PICK:  # "hij kiest de muis die hij wil verplaatsen"
-            squares = sorted(
-                self.mice[m] for m in range(4)
-                if self.mice[m] >= 0 and self._reach(m, self.roll, first=True)
-            )
+            squares = []
+            for m in range(4):
+                if self.mice[m] >= 0 and (yield from self._reach(m, self.roll, True)):
+                    squares.append(self.mice[m])
+            squares.sort()
         elif phase == _MOVE:
-            squares = self._reach(self._who(), self.roll)
+            squares = yield from self._reach(self._who(), self.roll)
         elif phase == _BONUS:
-            squares = self._reach(self._who(), self.bonus)
+            squares = yield from self._reach(self._who(), self.bonus)
         elif phase == _FREE:
             squares = free_squares(self, self._who(), self._here())
         elif phase == _TAKE:
             squares = self._takeable()
+        else:  # chance and the end: no player acts
+            squares = None
+        if squares is None:
+            self._listed = []
         else:
-            return []
-        return [b.ids[sq] for sq in squares] or [STAY]
+            self._listed = [b.ids[sq] for sq in squares] or [STAY]
+        return self._listed
 
     def apply_action(self, a):
         """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
         a = self._legal(a)
+        self._listed = None
         self._log.append(self._code(a))
         self.turned = None
         phase = self.phase
@@ -263,7 +279,7 @@ class State:
         if self.phase == PICK:  # the mouse and where it could go
             m = self.mice.index(b.square(a))
             return {
-                "spaces": sorted([a] + [b.ids[sq] for sq in self._reach(m, self.roll)]),
+                "spaces": sorted([a] + [b.ids[sq] for sq in decide(self._reach(m, self.roll))]),
                 "text": "mouse",
             }
         if self.phase in (_PLACE, _TAKE):
@@ -471,9 +487,9 @@ class State:
 
     def _reach(self, m, steps, first=False):
         """The squares mouse m (the cat: m = -1) reaches in exactly `steps` steps (first: the
-        first one found, or none)."""
+        first one found, or none), as a generator (kitchen_moves.search)."""
         start = self.cat if m < 0 else self.mice[m]
-        return destinations(
+        return search(
             self.board, start, steps, access(self, m), self.rules["house"]["revisit"], first
         )
 

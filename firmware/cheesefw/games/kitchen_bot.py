@@ -14,7 +14,7 @@ They weigh squares as the game's ints and name only the action they choose by it
 id parsed back (Board.square, checked) costs a Pico some 200 us, and a decision weighs dozens.
 """
 
-from cheesefw.games.kitchen_moves import CAT, DIE, PICK, SHOWN, STAY, access, destinations
+from cheesefw.games.kitchen_moves import CAT, DIE, PICK, SHOWN, STAY, access, search
 
 
 def _distance(b, x, y):
@@ -24,10 +24,11 @@ def _distance(b, x, y):
 
 def think(state, rng, level="strong"):
     """The board's action for the side to move, a legal action of `state`, as a generator (see
-    games.decide): it yields after each square, mouse or roll of the die it weighs."""
+    games.decide): it yields after each square, mouse or roll of the die it weighs, and in each
+    path search (the game's legal actions first, which the state keeps: kitchen_moves.search)."""
     if level == "strong":
         return (yield from strong_cat(state, rng) if state.side == CAT else strong_mice(state, rng))
-    yield
+    yield from state.legal_steps()
     if state.side == CAT:
         return choose_cat(state, rng)
     return (yield from choose_mice(state, rng))
@@ -83,7 +84,7 @@ def choose_mice(state, rng):
             if a == STAY:
                 scores.append(-10)
                 continue
-            reach = _mouse_reach(state, a)
+            reach = yield from _mouse_reach(state, a)
             scores.append(max([_mouse_value(state, sq) for sq in reach] or [-9]))
     else:
         b = state.board
@@ -96,11 +97,11 @@ def choose_mice(state, rng):
 def _mouse_reach(state, sid):
     """The squares the mouse on square id sid may reach with the roll, as the game's hint
     lights them but for its own: its paths alone (the hint lists every mouse's legal moves
-    first, four times this work)."""
+    first, four times this work). A generator, as the search."""
     b = state.board
     sq = b.square(sid)
     acc = access(state, state.mice.index(sq))
-    return destinations(b, sq, state.roll, acc, state.rules["house"]["revisit"])
+    return search(b, sq, state.roll, acc, state.rules["house"]["revisit"])
 
 
 # -- strong: one roll ahead --------------------------------------------------------------
@@ -114,7 +115,7 @@ def _prey(state):
 
 def _cat_reach(state, start):
     """Square -> the chance that the cat's next roll from `start` can end there (a generator:
-    it yields after each face of the die it follows)."""
+    it yields after each face of the die it follows, and in its paths)."""
     faces = state.rules["dice"][DIE[CAT]]
     acc = access(state, -1)
     revisit = state.rules["house"]["revisit"]
@@ -122,7 +123,7 @@ def _cat_reach(state, start):
     for f in sorted(set(faces)):
         yield
         p = faces.count(f) / len(faces)
-        for sq in destinations(state.board, start, f, acc, revisit):
+        for sq in (yield from search(state.board, start, f, acc, revisit)):
             chance[sq] = chance.get(sq, 0.0) + p
     return chance
 
@@ -130,7 +131,7 @@ def _cat_reach(state, start):
 def strong_cat(state, rng):
     """Catch when it can; otherwise stop where the next roll most likely catches a mouse,
     closest to the prey, and off face-down tiles (a cheese the cat turns over is the mice's)."""
-    legal = state.legal_actions()  # (the cat's paths: a step of its own)
+    legal = yield from state.legal_steps()  # (the cat's paths, in steps of their own)
     yield
     squares = [a for a in legal if a != STAY]
     prey = _prey(state)
@@ -157,7 +158,7 @@ def strong_cat(state, rng):
 def strong_mice(state, rng):
     """Each square weighed by what it holds and by the chance the cat's next roll reaches it;
     at a pick, the mouse whose move gains most over staying where it is."""
-    legal = state.legal_actions()  # (every mouse's paths: a step of its own)
+    legal = yield from state.legal_steps()  # (every mouse's paths, in steps of their own)
     yield
     b = state.board
     danger = (yield from _cat_reach(state, state.cat)) if state.cat >= 0 else {}
@@ -175,7 +176,7 @@ def strong_mice(state, rng):
             if a == STAY:
                 scores.append(-99)
                 continue
-            reach = _mouse_reach(state, a)
+            reach = yield from _mouse_reach(state, a)
             scores.append(max([value(x) for x in reach] or [-99]) - value(b.square(a)))
     else:
         yield
