@@ -112,7 +112,7 @@ class State:
         board = self.board
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
-        self._listed = None  # the legal actions, once listed at this node (legal_steps)
+        self._legal_cache = None  # the legal actions, once listed at this node (legal_steps)
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
         self.phase = _DEAL
         self.side = _MICE
@@ -191,8 +191,8 @@ class State:
         time (the paths of a 6 on the open floor took a Pico 16 ms in one go). The list is kept
         until the next action: the move's own check, its hint and the player's thinking list
         it once."""
-        if self._listed is not None:
-            return self._listed
+        if self._legal_cache is not None:
+            return self._legal_cache
         b = self.board
         phase = self.phase
         if phase == _PLACE:  # "zet de kat op een van de 6 vakjes van de tafel"
@@ -214,15 +214,15 @@ class State:
         else:  # chance and the end: no player acts
             squares = None
         if squares is None:
-            self._listed = []
+            self._legal_cache = []
         else:
-            self._listed = [b.ids[sq] for sq in squares] or [STAY]
-        return self._listed
+            self._legal_cache = [b.ids[sq] for sq in squares] or [STAY]
+        return self._legal_cache
 
     def apply_action(self, a):
         """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
         a = self._legal(a)
-        self._listed = None
+        self._legal_cache = None
         self._log.append(self._code(a))
         self.turned = None
         phase = self.phase

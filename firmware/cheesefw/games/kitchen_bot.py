@@ -30,12 +30,13 @@ def think(state, rng, level="strong"):
         return (yield from strong_cat(state, rng) if state.side == CAT else strong_mice(state, rng))
     yield from state.legal_steps()
     if state.side == CAT:
-        return choose_cat(state, rng)
+        return (yield from choose_cat(state, rng))
     return (yield from choose_mice(state, rng))
 
 
 def choose_cat(state, rng):
-    """The cat's action at a cat decision: a legal action of `state`."""
+    """The cat's action at a cat decision: a legal action of `state` (a generator: it yields
+    after each square it weighs; an arrow offers some 30)."""
     legal = state.legal_actions()
     b = state.board
     prey = _prey(state)
@@ -48,7 +49,10 @@ def choose_cat(state, rng):
         return catch[rng.below(len(catch))]
     if not prey:  # every mouse is safe: wander
         return squares[rng.below(len(squares))]
-    scores = [min(_distance(b, sq, m) for m in prey) for sq in where]
+    scores = []
+    for sq in where:
+        yield
+        scores.append(min(_distance(b, sq, m) for m in prey))
     best = min(scores)
     near = [squares[i] for i in range(len(squares)) if scores[i] == best]
     return near[rng.below(len(near))]
@@ -75,7 +79,7 @@ def _mouse_value(state, sq, near_cat=True):
 
 def choose_mice(state, rng):
     """The mice's action: which mouse (its square), then where it stops (a generator: it yields
-    after each mouse it judges)."""
+    after each mouse or square it judges)."""
     legal = state.legal_actions()
     if state.phase == PICK:  # judge each mouse by the best square it could reach
         scores = []
@@ -86,9 +90,12 @@ def choose_mice(state, rng):
                 continue
             reach = yield from _mouse_reach(state, a)
             scores.append(max([_mouse_value(state, sq) for sq in reach] or [-9]))
-    else:
+    else:  # (an arrow offers some 30 squares: one in one go took a Pico 15 ms)
         b = state.board
-        scores = [_mouse_value(state, b.square(a)) if a != STAY else -10 for a in legal]
+        scores = []
+        for a in legal:
+            yield
+            scores.append(_mouse_value(state, b.square(a)) if a != STAY else -10)
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
@@ -140,7 +147,7 @@ def strong_cat(state, rng):
     if catch:
         return catch[rng.below(len(catch))]
     if not squares or not prey:
-        return choose_cat(state, rng)
+        return (yield from choose_cat(state, rng))
     scores = []
     for a in squares:
         sq = b.square(a)
@@ -179,8 +186,10 @@ def strong_mice(state, rng):
             reach = yield from _mouse_reach(state, a)
             scores.append(max([value(x) for x in reach] or [-99]) - value(b.square(a)))
     else:
-        yield
-        scores = [value(b.square(a)) if a != STAY else -99 for a in legal]
+        scores = []
+        for a in legal:
+            yield
+            scores.append(value(b.square(a)) if a != STAY else -99)
     return _best(rng, legal, scores)
 
 

@@ -140,10 +140,14 @@ def search(board, start, steps, access, revisit, first=False):
     path = [start]
     if steps <= 2:
         _walk(nbrs, path, steps, access, found, first)
-    else:  # the paths, a way of their first two steps at a time
-        for way in _onward(nbrs, path, access):
+    else:  # the paths, a way of their first two steps at a time (each through a PASS square)
+        for way in nbrs[4 * start:4 * start + 4]:
+            if way == EDGE or not access[way] & PASS:
+                continue
             path.append(way)
-            for on in _onward(nbrs, path, access):
+            for on in nbrs[4 * way:4 * way + 4]:
+                if on == EDGE or on == start or not access[on] & PASS:
+                    continue  # (a square is no neighbour of its own: `way` is not here)
                 yield
                 path.append(on)
                 if _walk(nbrs, path, steps - 2, access, found, first):
@@ -151,12 +155,6 @@ def search(board, start, steps, access, revisit, first=False):
                 path.pop()
             path.pop()
     return [sq for sq in range(board.n) if found[sq]]
-
-
-def _onward(nbrs, path, access):
-    """The squares next to the end of `path` it may go on through (PASS, not on it yet)."""
-    end = 4 * path[-1]
-    return [nb for nb in nbrs[end:end + 4] if nb != EDGE and nb not in path and access[nb] & PASS]
 
 
 def _walk(nbrs, path, left, access, found, first):
