@@ -175,7 +175,7 @@ def test_a_deal_is_drawn_a_slice_of_each_tick_journaled_as_it_goes_and_the_same_
     journal = Lines()
     p = make_play(kalle, {"players": 5}, seats, clock, journal=journal)
     ticks = 0
-    while p.wait != "dealing":
+    while p.wait != "settling" or p.state.current_player() != CHANCE:
         p.update(clock.now)
         clock.now += 10
         ticks += 1
@@ -183,22 +183,68 @@ def test_a_deal_is_drawn_a_slice_of_each_tick_journaled_as_it_goes_and_the_same_
     dealt_from = len(p.state.history) - len(journal.appends[-1]) + 1  # (the move, then cards)
     most = 0
     dealing_ticks = 0
-    while p.wait == "dealing":
+    while p.wait == "settling":
         before = len(p.state.history)
         appends = len(journal.appends)
         assert p.update(clock.now) is False  # the LEDs keep their frame meanwhile
         drawn = len(p.state.history) - before
         most = max(most, drawn)
-        assert journal.appends[appends:] == [list(p.state.history[before:])]
+        # (the tick after the last card, if that one had no time left, settles and draws none)
+        assert journal.appends[appends:] == ([list(p.state.history[before:])] if drawn else [])
         clock.now += 10
         dealing_ticks += 1
     assert 1 <= most <= play.THINK_MS and dealing_ticks >= 2
-    assert p.wait != "dealing" and p.state.current_player() != CHANCE
+    assert p.wait != "settling" and p.state.current_player() != CHANCE
     # Every card of the deal went to the journal, in the order drawn.
     journaled = [m for lines in journal.appends for m in lines]
     assert journaled[-(len(p.state.history) - dealt_from):] == list(p.state.history[dealt_from:])
     # The same game, no clock (each deal drawn whole in its tick), deals the same cards.
     at_once = make_play(kalle, {"players": 5}, seats, None)
+    t = 0
+    while len(at_once.state.history) < len(p.state.history):
+        at_once.update(t)
+        t += 10
+        assert t < 10_000_000
+    assert list(at_once.state.history)[:len(p.state.history)] == list(p.state.history)
+
+
+def test_a_roll_s_dice_are_drawn_a_slice_of_each_tick_and_what_they_open_in_a_tick_of_its_own():
+    """Gouda rolls up to five dice at a press, then opens a window: on a Pico the dice, their
+    journal line and the window's choices held one tick 16 ms. The engine draws the dice
+    THINK_MS of each tick while the die tumbles on, journals them together once all are drawn,
+    and lists the window's choices in the next tick (settling: no press counts meanwhile); the
+    dice are those of the same game with no clock."""
+    seats = [[s, "strong"] for s in range(6)]
+    options = {"players": 6, "powers": True}
+    clock = ReadClock()
+    journal = Lines()
+    p = make_play(gouda, options, seats, clock, journal=journal)
+    while not (p.wait == "rolling" and p.state.to_roll == 5 and clock.now - p.until >= 0):
+        p.update(clock.now)
+        clock.now += 10
+        assert clock.now < 10_000_000, "no roll of five dice"
+    rolled_from = len(p.state.history)
+    appends = len(journal.appends)
+    listed = []
+    legal_actions = p.state.legal_actions
+    p.state.legal_actions = lambda: listed.append(clock.now) or legal_actions()
+    most = rolling_ticks = 0
+    while p.wait == "rolling":
+        before = len(p.state.history)
+        p.update(clock.now)
+        most = max(most, len(p.state.history) - before)
+        rolling_ticks += 1
+        clock.now += 10
+    assert 1 <= most <= play.THINK_MS and rolling_ticks >= 2
+    dice = list(p.state.history[rolled_from:])
+    assert len(dice) == 5 and journal.appends[appends:] == [dice]  # one line, once all are drawn
+    assert not listed and p.wait == "settling"  # (the last dice's tick has taken time already)
+    assert p.on_button("ok", "press", clock.now) and p.refused == 1  # no press counts meanwhile
+    assert p.wait == "settling" and len(p.state.history) == rolled_from + 5
+    assert p.update(clock.now) is False  # (the frame is redrawn once the window is open)
+    assert p.wait == "window" and len(listed) == 1
+    # The same game, no clock (each roll drawn whole in its tick, the window opened with it).
+    at_once = make_play(gouda, options, seats, None)
     t = 0
     while len(at_once.state.history) < len(p.state.history):
         at_once.update(t)

@@ -59,7 +59,10 @@ _REACT = const("react")  # that player picks their move
 _LOOK = const("look")  # at a decision: walk through the occupied spaces, their pieces counted
 _HAND = const("hand")  # while picking a seat: that seat's own markers, for their eyes
 _BOT = const("bot")  # the board plays this seat itself
-_DEALING = const("dealing")  # a deal goes on, drawn THINK_MS of each tick: no input
+# The board settles the last moves over ticks of its own: the rest of a deal (drawn THINK_MS of
+# each tick), then what it waits for next (a window's or a decision's choices listed) where the
+# moves' tick has taken time already. No input, no redraw meanwhile.
+_SETTLING = const("settling")
 _OVER = const("over")
 
 _PEEK = const("roll")  # held down, it shows a private choice (the hand of the player to act)
@@ -131,6 +134,7 @@ class Play:
         self._viewed = None  # the state _view is of
         self._waited = False  # the last tick's thinking waited for its redraw
         self._redraw_due = False  # a move was made in the last tick: this one redraws
+        self.made = []  # moves made, not journaled yet: a roll's dice drawn over ticks
         self._advance(0)
         if painter is not None:  # (None: a game played with nothing to draw it on)
             painter.prime(self._game_view()["marks"])
@@ -169,7 +173,7 @@ class Play:
             return False
         if name in ("prev", "next", "ok") and self._secret():
             return self._refuse(now)  # nobody sees the choice: hold _PEEK first
-        # A press, state by state (_ROLLING, _DEALING, _BOT and _OVER take none):
+        # A press, state by state (_ROLLING, _SETTLING, _BOT and _OVER take none):
         wait = self.wait
         if wait == _DECIDE or wait == _REACT:
             # prev/next walk the choices, ok plays the one shown; at a decision roll looks
@@ -319,15 +323,15 @@ class Play:
             self._apply(PASS, now)
         elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
-        elif self.wait == _DEALING:
+        elif self.wait == _SETTLING:
             self._advance(now, [])
         else:
             moved = False
         if self.reveal and now - self.reveal_until >= 0:
             self.reveal = None
-        if self.wait == _DEALING:
-            # No redraw until the deal is whole (each card drawn lets the view go, and a view
-            # made anew takes a slow board's tick): the LEDs keep the last frame meanwhile.
+        if self.wait == _SETTLING:
+            # No redraw until the board has settled (each card drawn lets the view go, and a
+            # view made anew takes a slow board's tick): the LEDs keep the last frame meanwhile.
             return False
         if moved and self._spent(now):
             self._redraw_due = True
@@ -396,8 +400,15 @@ class Play:
         self._advance(now, [action])
 
     def _roll_dice(self, now):
-        """Resolve every die of this roll: the chance nodes that follow one press of roll."""
-        self._advance(now, self._draw_chance(True, []))
+        """Resolve every die of this roll: the chance nodes that follow one press of roll, drawn
+        THINK_MS of each tick while the die tumbles on (Gouda's five dice, the window they open
+        and their journal line held a tick of a Pico 16 ms), journaled together once all are
+        drawn: a die nobody saw yet is not kept."""
+        rolled = self._draw_chance(True, self.made, now)  # (added to those drawn before)
+        state = self.state
+        if state.current_player() != CHANCE or not state.chance_is_roll():
+            self._advance(now, rolled)
+        # (else the rest in the next tick: the wait is still _ROLLING)
 
     def _draw_chance(self, rolls, moves, start=None):
         """Draw outcomes while the game is at a chance node of this kind (a roll, or a deal),
@@ -418,9 +429,12 @@ class Play:
         """Settle on what the board waits for next; shuffles and deals are drawn. made: the
         moves the tick begun at now made, journaled with the deal that follows them in one
         append (a journal line costs a write to the flash: one, not one a move and one a
-        card); in a tick a deal is drawn THINK_MS of it (_DEALING) and goes on in the next:
-        Kalle's 17 cards took a tick of a Pico 50 ms at once. None: no tick's moves (the
-        game's start, a long tick anyway; a takeback): a deal is drawn whole."""
+        card). In a tick, a deal is drawn THINK_MS of it and goes on in the next (Kalle's 17
+        cards took a tick of a Pico 50 ms at once), and where the tick has taken time already
+        the board settles on what comes next in a tick of its own (_SETTLING: a window's or a
+        decision's choices take a Pico 3-4 ms to list). None: no tick's moves (the game's
+        start, a long tick anyway; a takeback): a deal is drawn whole, and settled at once."""
+        self.made = []  # (a roll in progress is over: its dice are in `made`, or called off)
         moves = self._draw_chance(False, [] if made is None else made,
                                   None if made is None else now)
         if moves:
@@ -430,10 +444,11 @@ class Play:
         self.cursor = 0
         self.peeking = False  # the next player holds _PEEK afresh
         self.thinking = None
-        if player == TERMINAL:
+        if made is not None and (moves and self._spent(now) or player == CHANCE
+                                 and not state.chance_is_roll()):
+            self.wait = _SETTLING  # (the rest: update, in the next tick)
+        elif player == TERMINAL:
             self.wait = _OVER
-        elif player == CHANCE and not state.chance_is_roll():
-            self.wait = _DEALING  # (the rest of the deal: update, in the next tick)
         elif player == CHANCE:
             self.wait = _ROLL
             if state.roller() in self.bots:  # the board rolls for a seat it plays

@@ -229,7 +229,7 @@ function keysNow(s) {
     window: "others may react: Enter, then choose your seat" + hold,
     seat: "\u2190/\u2192 your seat \u00b7 Enter that's me \u00b7 Backspace never mind",
     bot: "the board is playing its seat\u2026 \u00b7 \u2190 held: take back your last move",
-    dealing: "the cards are being dealt\u2026",
+    settling: "the board is settling the last move\u2026",
     over: "game over: Enter for the menu",
   })[s.wait] || s.wait;
 }
