@@ -251,3 +251,25 @@ def test_a_roll_s_dice_are_drawn_a_slice_of_each_tick_and_what_they_open_in_a_ti
         t += 10
         assert t < 10_000_000
     assert list(at_once.state.history)[:len(p.state.history)] == list(p.state.history)
+
+
+def test_a_person_s_move_in_a_tick_that_has_taken_time_is_settled_in_the_next_tick():
+    """A press plays its move in the tick that reads it, and the tick's update comes after: on
+    a board whose tick has taken time already, what comes next (the next choices listed) waits
+    for the next tick, not for that update."""
+    clock = ReadClock()
+    p = make_play(gouda, {"players": 2}, [], clock)
+    while p.wait != "decide":  # (the set-up's placements are the people's too)
+        p.update(clock.now)
+        clock.now += 10
+    moves = len(p.state.history)
+    tick = clock.now  # (the tick's start: the clock moves on as it is read)
+    assert p.on_button("ok", "press", tick)
+    assert len(p.state.history) == moves + 1 and p.wait == "settling"
+    listed = []
+    legal_actions = p.state.legal_actions
+    p.state.legal_actions = lambda: listed.append(clock.now) or legal_actions()
+    p.update(tick)  # the same tick
+    assert p.wait == "settling" and not listed
+    p.update(tick + 10)
+    assert p.wait == "decide" and len(listed) == 1

@@ -323,7 +323,7 @@ class Play:
             self._apply(PASS, now)
         elif self.wait == _BOT and now - self.until >= 0 and self.thinking is None:
             self._apply(self.decided, now)
-        elif self.wait == _SETTLING:
+        elif self.wait == _SETTLING and now != self.until:  # (not in the moves' own tick)
             self._advance(now, [])
         else:
             moved = False
@@ -446,7 +446,8 @@ class Play:
         self.thinking = None
         if made is not None and (moves and self._spent(now) or player == CHANCE
                                  and not state.chance_is_roll()):
-            self.wait = _SETTLING  # (the rest: update, in the next tick)
+            self.wait = _SETTLING  # (the rest: update, in the next tick: a press's tick
+            self.until = now  # updates after it, and leaves the rest alone)
         elif player == TERMINAL:
             self.wait = _OVER
         elif player == CHANCE:
