@@ -55,6 +55,18 @@ class Lines(Journal):
         self.appends.append(list(moves))
 
 
+def played_at_once(module, options, seats, moves):
+    """The first `moves` moves of the same game played with no clock (each thought, deal and
+    roll whole in its tick)."""
+    at_once = make_play(module, options, seats, None)
+    t = 0
+    while len(at_once.state.history) < moves:
+        at_once.update(t)
+        t += 10
+        assert t < 10_000_000
+    return list(at_once.state.history)[:moves]
+
+
 def count_steps(p):
     """Count the steps of the Play's thinking (its generator's next() calls)."""
     inner = p.thinking
@@ -199,13 +211,8 @@ def test_a_deal_is_drawn_a_slice_of_each_tick_journaled_as_it_goes_and_the_same_
     journaled = [m for lines in journal.appends for m in lines]
     assert journaled[-(len(p.state.history) - dealt_from):] == list(p.state.history[dealt_from:])
     # The same game, no clock (each deal drawn whole in its tick), deals the same cards.
-    at_once = make_play(kalle, {"players": 5}, seats, None)
-    t = 0
-    while len(at_once.state.history) < len(p.state.history):
-        at_once.update(t)
-        t += 10
-        assert t < 10_000_000
-    assert list(at_once.state.history)[:len(p.state.history)] == list(p.state.history)
+    assert played_at_once(kalle, {"players": 5}, seats, len(p.state.history)) == \
+        list(p.state.history)
 
 
 def test_a_roll_s_dice_are_drawn_a_slice_of_each_tick_and_what_they_open_in_a_tick_of_its_own():
@@ -244,13 +251,7 @@ def test_a_roll_s_dice_are_drawn_a_slice_of_each_tick_and_what_they_open_in_a_ti
     assert p.update(clock.now) is False  # (the frame is redrawn once the window is open)
     assert p.wait == "window" and len(listed) == 1
     # The same game, no clock (each roll drawn whole in its tick, the window opened with it).
-    at_once = make_play(gouda, options, seats, None)
-    t = 0
-    while len(at_once.state.history) < len(p.state.history):
-        at_once.update(t)
-        t += 10
-        assert t < 10_000_000
-    assert list(at_once.state.history)[:len(p.state.history)] == list(p.state.history)
+    assert played_at_once(gouda, options, seats, len(p.state.history)) == list(p.state.history)
 
 
 def test_a_person_s_move_in_a_tick_that_has_taken_time_is_settled_in_the_next_tick():
