@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cheesefw.games import CHANCE, kitchen, load
-from cheesefw.games.kitchen_moves import PASS, STOP, destinations, search
+from cheesefw.games import CHANCE, decide, kitchen, load
+from cheesefw.games.kitchen_moves import PASS, STOP, search
 from cheesefw.games.kitchen_table import read_board
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "firmware/rules/kitchen.json"
@@ -204,6 +204,11 @@ def test_history_lists_every_action_and_outcome_in_order():
     h = s.history
     assert len(h) == 38 + 3 and h[-3:] == ["c3", 4, "f4"]
     assert set(h[:38]) <= set(kitchen.KINDS)
+
+
+def destinations(*args, **kwargs):
+    """The path search run to its end (the board's player steps it a slice at a time)."""
+    return decide(search(*args, **kwargs))
 
 
 def test_the_path_search_is_bounded_by_the_steps():

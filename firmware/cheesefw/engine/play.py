@@ -444,8 +444,8 @@ class Play:
         self.cursor = 0
         self.peeking = False  # the next player holds _PEEK afresh
         self.thinking = None
-        if made is not None and (moves and self._spent(now) or player == CHANCE
-                                 and not state.chance_is_roll()):
+        if made is not None and ((moves and self._spent(now))
+                                 or (player == CHANCE and not state.chance_is_roll())):
             self.wait = _SETTLING  # (the rest: update, in the next tick: a press's tick
             self.until = now  # updates after it, and leaves the rest alone)
         elif player == TERMINAL:

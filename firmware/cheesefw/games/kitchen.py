@@ -212,11 +212,9 @@ class State:
         elif phase == _TAKE:
             squares = self._takeable()
         else:  # chance and the end: no player acts
-            squares = None
-        if squares is None:
             self._legal_cache = []
-        else:
-            self._legal_cache = [b.ids[sq] for sq in squares] or [STAY]
+            return self._legal_cache
+        self._legal_cache = [b.ids[sq] for sq in squares] or [STAY]
         return self._legal_cache
 
     def apply_action(self, a):

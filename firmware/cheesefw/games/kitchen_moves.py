@@ -6,8 +6,6 @@ order is the order of their ids "a1", "a2", ... "f7" (column letter a.., row num
 sorting ints sorts ids, on both VMs.
 """
 
-from cheesefw.games import decide
-
 PASS = 1  # the moving piece may step through this square
 STOP = 2  # the moving piece may end its move on this square
 SHOWN = "shown"  # the tile left on a square where the cat turned over a cheese
@@ -101,21 +99,19 @@ def free_squares(s, m, here):
     return squares
 
 
-def destinations(board, start, steps, access, revisit, first=False):
+def search(board, start, steps, access, revisit, first=False):
     """The squares a piece on `start` reaches in exactly `steps` orthogonal steps, sorted
     (first: only the first one found, whether it can move at all, which a pick asks of every
     mouse: the whole search took a Pico 2 ms a mouse).
 
     `access[sq]` says what the piece may do on sq (PASS through it, STOP on it). A path never
     comes back to `start`; unless `revisit`, it never visits any square twice either.
+
+    A generator, for the board's player to step a slice of a tick at a time (games.decide runs
+    it to its end): it yields after each way of the first two steps (a 6-step search from the
+    open floor follows up to 972 paths, 16 ms of a Pico in one go), or each step when
+    `revisit`.
     """
-    return decide(search(board, start, steps, access, revisit, first))
-
-
-def search(board, start, steps, access, revisit, first=False):
-    """destinations() as a generator, for the board's player to step a slice of a tick at a
-    time: it yields after each way of the first two steps (a 6-step search from the open floor
-    follows up to 972 paths, 16 ms of a Pico in one go), or each step when `revisit`."""
     if revisit:
         # Only the start is barred: where a piece can be after each step is all that counts,
         # so the squares are found a step at a time (no path is followed twice).
