@@ -2,6 +2,7 @@
 
 import copy
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,39 @@ def test_hint_lights_the_squares_of_each_action():
     assert s.hint("b4") == {"spaces": ["a4", "b4"], "text": "mouse"}
     with pytest.raises(ValueError):
         s.hint("f7")
+
+
+def test_a_pick_s_hints_are_searched_once_a_node_and_found_anew_after_each_move():
+    # A person's blinking offer is drawn four times a second: the mouse's reach is searched
+    # once at a node, and a hint kept from an earlier node would light the wrong squares.
+    rng = random.Random(5)
+    picks = 0
+    for _ in range(8):
+        s = dealt()
+        searches = []
+
+        def counted(m, steps, first=False, reach=s._reach, searches=searches):
+            searches.append(first)
+            return reach(m, steps, first)
+
+        s._reach = counted
+        while not s.is_terminal() and len(s.history) < 120:
+            if s.current_player() == CHANCE:
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            actions = s.legal_actions()
+            if s.phase == kitchen.PICK and actions != [kitchen.STAY]:
+                picks += 1
+                fresh = kitchen.State(RULES, {})
+                for a in s.history:
+                    fresh.apply_action(a)
+                del searches[:]
+                for a in actions * 3:
+                    assert s.hint(a) == fresh.hint(a)
+                assert searches.count(False) == len(actions)
+            s.apply_action(rng.choice(actions))
+    assert picks > 20
 
 
 def test_the_deal_hint_never_names_the_tile():

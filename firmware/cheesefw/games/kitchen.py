@@ -113,6 +113,9 @@ class State:
         self.goal = rules["win"]["short_cheese" if self.options["short_game"] else "cheese"]
         self._log = bytearray()  # the history, one byte an action (see _code)
         self._legal_cache = None  # the legal actions, once listed at this node (legal_steps)
+        # The pick's hints found at this node, by mouse: a blinking offer is drawn again four
+        # times a second, and each hint is a whole path search (up to 939 lines of Python).
+        self._picks_hinted = None
         # Set-up: the tiles are still to be dealt, a mouse sits in each hole, the cat in the box.
         self.phase = _DEAL
         self.side = _MICE
@@ -220,7 +223,7 @@ class State:
     def apply_action(self, a):
         """Apply a legal action or chance outcome; ValueError (state unchanged) otherwise."""
         a = self._legal(a)
-        self._legal_cache = None
+        self._legal_cache = self._picks_hinted = None
         self._log.append(self._code(a))
         self.turned = None
         phase = self.phase
@@ -275,11 +278,14 @@ class State:
             here = self._live_mice() if self.phase == PICK else [self._here()]
             return {"spaces": sorted(b.ids[sq] for sq in here), "text": "no move"}
         if self.phase == PICK:  # the mouse and where it could go
-            m = self.mice.index(b.square(a))
-            return {
-                "spaces": sorted([a] + [b.ids[sq] for sq in decide(self._reach(m, self.roll))]),
-                "text": "mouse",
-            }
+            hinted = self._picks_hinted
+            if hinted is None:
+                hinted = self._picks_hinted = {}
+            if a not in hinted:
+                m = self.mice.index(b.square(a))
+                reach = decide(self._reach(m, self.roll))
+                hinted[a] = {"spaces": sorted([a] + [b.ids[sq] for sq in reach]), "text": "mouse"}
+            return hinted[a]
         if self.phase in (_PLACE, _TAKE):
             return {"spaces": [a], "text": "cat starts" if self.phase == _PLACE else "take cheese"}
         return {
