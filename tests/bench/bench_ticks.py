@@ -148,8 +148,14 @@ def run_on(run, board, ticks, games):
         run.mpremote(board, "cp", str(pico16), ":" + PICO16)
     runs = 2 * (len(games[0].split(",")) if games else 5)  # (each game at both levels)
     with run.step("ticks_on_chip.py", board):
-        return run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games,
-                           deadline=max(STEP_DEADLINE, ticks * runs * WALL_S_PER_TICK))
+        parts = run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games,
+                            deadline=max(STEP_DEADLINE, ticks * runs * WALL_S_PER_TICK),
+                            lines=True)
+    result = {"games": {}}
+    for part in parts:  # (a line each: the idle ticks, the probe, each game at each level)
+        result["games"].update(part.pop("games", {}))
+        result.update(part)
+    return result
 
 
 def arguments():

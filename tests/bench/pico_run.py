@@ -72,15 +72,18 @@ class PicoRun(contextlib.ExitStack):
             raise RuntimeError("mpremote failed: %s" % run.stderr.strip()[-300:])
         return run
 
-    def on_chip(self, board, script, *argv, deadline=STEP_DEADLINE):
-        """A benchmark script's JSON line, run in the active slot's folder of a flashed board
-        with argv as its sys.argv[1:] (its QuietBoard copied to the flash's root)."""
+    def on_chip(self, board, script, *argv, deadline=STEP_DEADLINE, lines=False):
+        """A benchmark script's last JSON line (lines: all of them, in a list), run in the
+        active slot's folder of a flashed board with argv as its sys.argv[1:] (its QuietBoard
+        copied to the flash's root)."""
         setup = ("import os, sys, json; slot = '/' + json.load(open('/slot.json'))['active']; "
                  "os.chdir(slot); sys.path[:0] = [slot, '/']; sys.argv[:] = %r"
                  % (["bench"] + list(argv)))
         run = self.mpremote(board, "cp", str(HERE / "quiet_board.py"), ":/quiet_board.py",
                             "+", "exec", setup, "+", "run", str(HERE / script),
                             deadline=deadline)
+        if lines:
+            return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
         return json.loads(run.stdout.strip().splitlines()[-1])
 
 

@@ -1,6 +1,8 @@
 # Run on MicroPython by bench_ticks.py (on the emulated Pico, or on the unix port): the length of
 # every main-loop tick, in the chip's own time (time.ticks_us), while the board plays every seat
-# of a game, and an idle tick's at the menu as the run's baseline. One JSON line.
+# of a game, and an idle tick's at the menu as the run's baseline. A JSON line for each part,
+# printed as it ends and let go: results kept on the heap would be marked by every later game's
+# collections (Gatenkaas, played last, marked 60 KB of them: 3-4 ms more each).
 #   argv: TICKS [PICO16_PROFILE [GAMES]]   ticks per game and level; Gatenkaas's 16x16 profile
 #                                  file ("-" or none: Gatenkaas is left out); the games to play,
 #                                  comma-separated (none: all)
@@ -297,7 +299,8 @@ def main():
     LENGTHS = array("i", bytes(4 * ticks))
     KINDS = bytearray(ticks)
     gc.collect()
-    out = {"idle": idle_baseline(min(200, ticks)), "probe": probe(), "games": {}}
+    print(json.dumps({"idle": idle_baseline(min(200, ticks))}))
+    print(json.dumps({"probe": probe()}))
     for game, options, seats in GAMES:
         if only and game not in only:
             continue
@@ -307,9 +310,9 @@ def main():
                 continue
             name = pico16
         for level in ("strong", "beginner"):
-            out["games"]["%s %s" % (game, level)] = board_plays(game, options, seats, level,
-                                                                ticks, name)
-    print(json.dumps(out))
+            played = board_plays(game, options, seats, level, ticks, name)
+            print(json.dumps({"games": {"%s %s" % (game, level): played}}))
+            played = None
 
 
 main()
