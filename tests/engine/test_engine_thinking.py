@@ -8,14 +8,26 @@ MicroPython: tests/bench/bench_lab.py).
 """
 
 import copy
+import itertools
 import json
 from pathlib import Path
 
 from test_led_language import PROFILE_OF, Journal
 
+from cheesefw import render
 from cheesefw.engine import play
 from cheesefw.engine.draw import Painter
-from cheesefw.games import CHANCE, PASS, REACTION, decide, gatenkaas, gatenkaas_bot, gouda, kalle
+from cheesefw.games import (
+    CHANCE,
+    PASS,
+    REACTION,
+    decide,
+    gatenkaas,
+    gatenkaas_bot,
+    gouda,
+    kalle,
+    katz,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -274,3 +286,30 @@ def test_a_person_s_move_in_a_tick_that_has_taken_time_is_settled_in_the_next_ti
     assert p.wait == "settling" and not listed
     p.update(tick + 10)
     assert p.wait == "decide" and len(listed) == 1
+
+
+def test_a_tick_that_redraws_thinks_only_once_the_ticks_before_it_have_redrawn_without():
+    """A redraw takes a slow board's tick: a tick that redraws does not think, unless the two
+    ticks before it redrew without thinking (so that a board whose every tick redraws still
+    thinks). After a single one, two redraws a tick apart made a tick that did both: 10.3 ms
+    as .mpy files on the emulated Pico (Katz, the board on every seat)."""
+    clock = ReadClock()
+    p = make_play(katz, {"players": 6}, [[s, "strong"] for s in range(6)], clock)
+    while p.thinking is None:
+        p.update(clock.now)
+        clock.now += 10
+        assert clock.now < 10_000_000
+    p.thinking = itertools.count()  # a decision that goes on: each tick thinks, or waits
+    counter = count_steps(p)
+    frame = render.new_frame(PROFILE_OF["katz"]["led"]["count"])
+    p.update(clock.now)
+    p.draw(frame)  # (the frame as it is: no tick below redraws for the animations alone)
+    thought = []
+    for redraw in (False, True, True, True, True, True, True, False, True, False):
+        clock.now += 10
+        before = counter["steps"]
+        p._redraw_due = redraw  # (as a move's tick leaves it: this tick redraws)
+        p._shown_at = p._animation_step(clock.now)
+        assert p.update(clock.now) is redraw
+        thought.append(counter["steps"] > before)
+    assert thought == [True, False, False, True, False, False, True, True, False, True]

@@ -45,6 +45,10 @@ BOT_MS = 800  # the board "thinks" this long, so that players see its move comin
 # however long on a slow board, makes a tick late by more than one of its steps (each a bounded
 # piece of work: tests/engine/test_engine_slices.py).
 THINK_MS = 4
+# A tick that redraws thinks too only once _WAITS ticks in a row have redrawn without thinking
+# (a board so busy, or a driver ticking so coarsely, that every tick redraws): after one, two
+# animations' steps a tick apart made a tick that did both, late as .mpy files (Katz: 10.3 ms).
+_WAITS = const(2)
 _REVEAL_MS = const(1200)  # a tile being turned over
 _UNDO_KEPT = const(8)  # the person moves that can be taken back one after another
 
@@ -132,7 +136,7 @@ class Play:
         # redraw, and the painter keeps its marks drawn: draw.Painter).
         self._view = None
         self._viewed = None  # the state _view is of
-        self._waited = False  # the last tick's thinking waited for its redraw
+        self._waited = 0  # the ticks in a row whose thinking waited for their redraw
         self._redraw_due = False  # a move was made in the last tick: this one redraws
         self.made = []  # moves made, not journaled yet: a roll's dice drawn over ticks
         self._advance(0)
@@ -300,13 +304,12 @@ class Play:
             self.signal = None
         thought = False
         if self.thinking is not None:
-            # A tick that redraws does not think too, unless the last one did not think either
-            # (a board so busy, or a driver ticking so coarsely, that every tick redraws).
+            # A tick that redraws does not think too, unless it has waited _WAITS ticks.
             redraws = due or self._animation_step(now) != self._shown_at
-            if redraws and self.clock and not self._waited:
-                self._waited = True
+            if redraws and self.clock and self._waited < _WAITS:
+                self._waited += 1
             else:
-                self._waited = False
+                self._waited = 0
                 self._think(now)
                 thought = self._spent(now)
         if self.wait == _ROLLING and now - self.until >= 0:
@@ -529,7 +532,7 @@ class Play:
             # meanwhile. (On a 16x16 board a view, its marks and the painting take 3.8-5,
             # 3.4-5 and 3.5 ms of a Pico: the first two in one tick made it late.)
             self._redraw_due = True
-            self._waited = False  # (and the next tick does not think either)
+            self._waited = 0  # (and the next tick does not think either)
             return
         step = self._animation_step(self.now)
         shown, self._shown_at = self._shown_at, step
