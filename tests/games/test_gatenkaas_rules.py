@@ -117,6 +117,23 @@ def test_each_player_draws_5_cards_then_a_starting_player_by_lot():
     assert s.current_player() == 2
 
 
+def test_a_card_is_dealt_or_drawn_only_from_the_pile():
+    s = gatenkaas.State(RULES, {"players": 3})  # (3 players: the last cat card is out)
+    s.apply_action(5)
+    assert s.where[4] == REMOVED
+    for a in (0, 4, 5, 29, -1, 5.0, True, "6", None):  # table, out, a hand, no card, no id
+        refused(s, a)
+    drawing = midgame(plays=2)
+    drawing.apply_action(drawing.legal_actions()[0])
+    assert drawing.phase == "draw"
+    pile = drawing.pile()
+    table = drawing.laid[-1] >> 10
+    held = drawing.hand(0)[0]
+    for a in (0, table, held, 29, 6.0):
+        refused(drawing, a)
+    for card in pile:  # each card of the pile, and nothing else, may come
+        copy.deepcopy(drawing).apply_action(card)
+
 # -- A turn: play one card, then draw one --------------------------------------------------
 
 def test_play_one_card_then_draw_one_and_play_proceeds_clockwise():

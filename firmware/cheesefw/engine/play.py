@@ -355,12 +355,13 @@ class Play:
 
     # -- the game -----------------------------------------------------------------
 
-    def _keep_secret(self):
-        """Before a move: note it in `hidden` if it is a deal or a secret move."""
+    def _keep_secret(self, move):
+        """Before the move of that index in the history: note it in `hidden` if it is a deal or
+        a secret move."""
         state = self.state
         if (state.current_player() == CHANCE and not state.chance_is_roll()) or (
                 self._is_secret_move is not None and self._is_secret_move()):
-            self._hide(len(state.history))
+            self._hide(move)
 
     def _hide(self, move):
         """Mark that move of the history as hidden until the game is over."""
@@ -377,8 +378,8 @@ class Play:
         Returns what the move turned over (the game's reveals(); None without it)."""
         state = self.state
         player = state.current_player()
-        at = len(state.history)
-        self._keep_secret()
+        at = len(state.history)  # (asked once: a game's history is a view made anew each look)
+        self._keep_secret(at)
         state.apply_action(action)
         self._view = None  # (the next look makes it anew)
         reveals = getattr(state, "reveals", None)
