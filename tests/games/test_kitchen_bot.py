@@ -138,3 +138,40 @@ def test_the_strong_level_beats_the_beginner_on_both_sides():
         side_wins("beginner", "beginner", 200)[MICE] + 30
     assert side_wins("beginner", "strong", 200)[kitchen.CAT] >= \
         side_wins("beginner", "beginner", 200)[kitchen.CAT] + 10
+
+
+def test_a_step_of_thinking_parses_at_most_two_square_ids():
+    # A square id parsed back costs a Pico some 200 us: at an arrow the cat may stand on some 30
+    # squares, and their ids parsed in one step held a tick 10 ms (the engine steps the thinking
+    # a slice of a tick at a time: tests/engine/test_engine_slices.py counts the lines).
+    rng = random.Random(3)
+    parsed = [0]
+    worst = {}
+    for _ in range(40):
+        s = kitchen.State(RULES, {})
+
+        def counted(sid, what="square", square=s.board.square):
+            parsed[0] += 1
+            return square(sid, what)
+
+        s.board.square = counted
+        while s.current_player() != TERMINAL:
+            if s.current_player() == CHANCE:
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            for level in ("strong", "beginner"):
+                thinking = kitchen_bot.think(s, Rng(rng.randrange(1000)), level)
+                while True:
+                    parsed[0] = 0
+                    try:
+                        next(thinking)
+                    except StopIteration:
+                        break
+                    finally:
+                        key = (s.phase, s.side, level)
+                        worst[key] = max(worst.get(key, 0), parsed[0])
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert ("free", kitchen.CAT, "strong") in worst and ("free", kitchen.CAT, "beginner") in worst
+    assert max(worst.values()) <= 2, {k: n for k, n in worst.items() if n > 2}

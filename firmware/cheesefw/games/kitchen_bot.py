@@ -43,7 +43,7 @@ def choose_cat(state, rng):
     squares = [a for a in legal if a != STAY]
     if not squares:
         return legal[rng.below(len(legal))]
-    where = [b.square(a) for a in squares]  # (each id parsed once)
+    where = yield from _squares(b, squares)
     catch = [squares[i] for i in range(len(squares)) if where[i] in prey]
     if catch:
         return catch[rng.below(len(catch))]
@@ -58,9 +58,20 @@ def choose_cat(state, rng):
     return near[rng.below(len(near))]
 
 
-def _mouse_value(state, sq, near_cat=True):
+def _squares(b, ids):
+    """The squares of square ids, each parsed once (a generator: it yields after each, some 200
+    us of a Pico: an arrow offers the cat some 30, which in one go held a tick 10 ms)."""
+    where = []
+    for a in ids:
+        yield
+        where.append(b.square(a))
+    return where
+
+
+def _mouse_value(state, sq, cat):
     """How good square sq is for a mouse to stop on: cheese, tiles, home, away from the cat
-    (near_cat: judged by the steps to the cat; the strong mice judge it by the cat's paths)."""
+    (cat: the cat's square, judged by the steps to it; -1: not so, the strong mice judge it by
+    the cat's paths)."""
     b = state.board
     tile = state.tiles[sq]
     value = 0
@@ -70,8 +81,8 @@ def _mouse_value(state, sq, near_cat=True):
         value += 2  # a face-down tile: maybe cheese
     if sq in b.holes and state.cheese >= state.goal and not state.home:
         value += 8  # the cheese is in: bring it home
-    if near_cat and state.cat >= 0:
-        near = _distance(b, sq, state.cat)
+    if cat >= 0:
+        near = _distance(b, sq, cat)
         if near <= 3 and not b.table[sq] and sq not in b.holes:
             value -= 4 - near  # within the cat's reach
     return value
@@ -89,13 +100,13 @@ def choose_mice(state, rng):
                 scores.append(-10)
                 continue
             reach = yield from _mouse_reach(state, a)
-            scores.append(max([_mouse_value(state, sq) for sq in reach] or [-9]))
+            scores.append(max([_mouse_value(state, sq, state.cat) for sq in reach] or [-9]))
     else:  # (an arrow offers some 30 squares: one in one go took a Pico 15 ms)
         b = state.board
         scores = []
         for a in legal:
             yield
-            scores.append(_mouse_value(state, b.square(a)) if a != STAY else -10)
+            scores.append(_mouse_value(state, b.square(a), state.cat) if a != STAY else -10)
     best = max(scores)
     top = [legal[i] for i in range(len(legal)) if scores[i] == best]
     return top[rng.below(len(top))]
@@ -143,14 +154,14 @@ def strong_cat(state, rng):
     squares = [a for a in legal if a != STAY]
     prey = _prey(state)
     b = state.board
-    catch = [a for a in squares if b.square(a) in prey]
+    where = yield from _squares(b, squares)
+    catch = [squares[i] for i in range(len(squares)) if where[i] in prey]
     if catch:
         return catch[rng.below(len(catch))]
     if not squares or not prey:
         return (yield from choose_cat(state, rng))
     scores = []
-    for a in squares:
-        sq = b.square(a)
+    for sq in where:
         reach = yield from _cat_reach(state, sq)
         hit = 0.0
         for m in prey:
@@ -171,7 +182,7 @@ def strong_mice(state, rng):
     danger = (yield from _cat_reach(state, state.cat)) if state.cat >= 0 else {}
 
     def value(sq):
-        v = _mouse_value(state, sq, False)
+        v = _mouse_value(state, sq, -1)
         if not b.table[sq] and sq not in b.holes:
             v -= 12 * danger.get(sq, 0.0)
         return v
