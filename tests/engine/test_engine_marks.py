@@ -124,3 +124,81 @@ def test_a_view_made_in_a_busy_tick_is_painted_in_the_ticks_after_and_the_frame_
             assert frame == anew
             marks_drawn.clear()
     assert painted_after > 5
+
+
+class StillClock:
+    """A board's clock that moves only when the test (or a slow hint) moves it."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+def test_the_hint_on_offer_is_found_once_and_a_slow_one_is_painted_in_the_next_tick():
+    # A hint can be a search (the kitchen's mouse: its paths, up to 5 ms of a Pico): it is kept
+    # until the cursor or the game moves, so that a blink does not search again, and one found
+    # once the tick has taken THINK_MS is painted in the next tick, where nothing is searched.
+    from test_engine_thinking import make_play
+
+    from cheesefw.engine.play import THINK_MS
+    from cheesefw.games import kitchen
+
+    clock = StillClock()
+    p = make_play(kitchen, {"cat": "board"}, [], clock)
+    frame = bytearray(3 * 64)
+    for _ in range(10000):  # on to a pick of the mice, a person's, with two mice or more
+        clock.now += 10
+        p.update(clock.now)
+        if p.wait == "decide" and p.state.phase == "pick" and len(p.choices) > 1:
+            break
+        if p.wait in ("roll", "decide"):
+            p.on_button("roll" if p.wait == "roll" else "ok", "press", clock.now)
+    assert p.wait == "decide" and p.state.phase == "pick"
+    p.draw(frame)  # (the view's ticks: made and drawn, a tick each)
+    clock.now += 10
+    p.update(clock.now)
+    p.draw(frame)
+    asked = []
+    hint = p.state.hint
+    slow = [THINK_MS]
+
+    def timed_hint(action):
+        asked.append(action)
+        clock.now += slow[0]  # the hint's search takes this long of the board's clock
+        return hint(action)
+
+    p.state.hint = timed_hint
+    clock.now += 10
+    p.on_button("next", "press", clock.now)
+    assert p.update(clock.now)
+    before = bytes(frame)
+    p.draw(frame)  # found after THINK_MS of the tick: nothing painted in it
+    assert asked == [p.choices[p.cursor]] and frame == before and p._redraw_due
+    clock.now += 10
+    assert p.update(clock.now)  # the next tick paints, with the hint found
+    p.draw(frame)
+    assert len(asked) == 1 and frame != before
+    anew = bytearray(len(frame))
+    p.offer, p.clock, p._drawn_into = None, None, None
+    p.draw(anew)  # (the hint asked again, in a tick of no clock: painted at once)
+    p.clock = clock
+    assert anew == frame  # what the kept hint painted is what the hint paints
+    for _ in range(20):  # blinks: the hint as it was kept
+        clock.now += 100
+        if p.update(clock.now):
+            p.draw(frame)
+    assert len(asked) == 2
+    slow[0] = THINK_MS - 1  # a quicker hint is painted in its own tick
+    clock.now += 10
+    p.on_button("next", "press", clock.now)
+    assert p.update(clock.now)
+    before = bytes(frame)
+    p.draw(frame)
+    assert len(asked) == 3 and asked[-1] == p.choices[p.cursor] and not p._redraw_due
+    p.on_button("ok", "press", clock.now)  # a move: the next offer's hint is found anew
+    assert p.offer is None

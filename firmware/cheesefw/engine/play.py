@@ -136,6 +136,10 @@ class Play:
         # redraw, and the painter keeps its marks drawn: draw.Painter).
         self._view = None
         self._viewed = None  # the state _view is of
+        # The hint of the choice on offer as last found, (state, choice, hint), kept until the
+        # cursor or the game moves: a blink redraws it four times a second, and a hint can be a
+        # search (the kitchen's mouse: its paths, up to 5 ms of a Pico).
+        self.offer = None
         self._waited = 0  # the ticks in a row whose thinking waited for their redraw
         self._redraw_due = False  # a move was made in the last tick: this one redraws
         self.made = []  # moves made, not journaled yet: a roll's dice drawn over ticks
@@ -381,7 +385,7 @@ class Play:
         at = len(state.history)  # (asked once: a game's history is a view made anew each look)
         self._keep_secret(at)
         state.apply_action(action)
-        self._view = None  # (the next look makes it anew)
+        self._view = self.offer = None  # (the next look makes them anew)
         reveals = getattr(state, "reveals", None)
         turned = reveals() if reveals is not None else None
         undo = self.undo
@@ -523,15 +527,29 @@ class Play:
 
     def draw(self, frame):
         view = self._view
-        # (_HAND paints no marks of the game's: they are not drawn for it)
-        if (self._game_view() is not view
-                or self.wait != _HAND and self.painter.prime(self._view["marks"])) \
-                and self._spent(self.now):
-            # A view made anew, or its marks drawn (into the frame the painter starts from), in
-            # a tick that has taken time already: what is left waits for the next tick (the
-            # marks, then the painting); the frame as it was stays on the LEDs, whole,
-            # meanwhile. (On a 16x16 board a view, its marks and the painting take 3.8-5,
-            # 3.4-5 and 3.5 ms of a Pico: the first two in one tick made it late.)
+        # A view made anew, or its marks drawn (into the frame the painter starts from), in a
+        # tick that has taken time already: what is left waits for the next tick (the marks,
+        # then the painting); the frame as it was stays on the LEDs, whole, meanwhile. (On a
+        # 16x16 board a view, its marks and the painting take 3.8-5, 3.4-5 and 3.5 ms of a
+        # Pico: the first two in one tick made it late.) (_HAND paints no marks of the game's.)
+        later = (self._game_view() is not view
+                 or self.wait != _HAND and self.painter.prime(self._view["marks"])) \
+            and self._spent(self.now)
+        offer = None
+        if not later and self.wait in (_DECIDE, _REACT) and not self._secret():
+            state = self.state
+            choice = self.choices[self.cursor]
+            kept = self.offer
+            if kept is None or kept[0] is not state or kept[1] is not choice:
+                self.offer = None  # (its heap back before the new one is found)
+                self.offer = kept = (state, choice, state.hint(choice))
+                # Found anew once the tick has taken THINK_MS: the painting (up to 4.3 ms of a
+                # Pico) waits for the next tick, where the hint is kept (the kitchen's first
+                # hint of a mouse and the painting in one tick made it 11 ms).
+                clock = self.clock
+                later = clock and clock.ticks_diff(clock.ticks_ms(), self.now) >= THINK_MS
+            offer = kept[2]
+        if later:
             self._redraw_due = True
             self._waited = 0  # (and the next tick does not think either)
             return
@@ -545,11 +563,8 @@ class Play:
             return
         self._drawn_into = frame
         view = self._game_view()
-        offer = None
         seat = None
-        if self.wait in (_DECIDE, _REACT) and not self._secret():
-            offer = self.state.hint(self.choices[self.cursor])
-        elif self.wait == _LOOK:
+        if self.wait == _LOOK:
             space = self._occupied()[self.look]
             offer = {"spaces": [space], "count": space}
         elif self.wait == _HAND:  # only the die pixels and the seat: the others look away
