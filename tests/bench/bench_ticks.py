@@ -8,8 +8,11 @@
 MicroPython's rp2 port on rp2040js (`cheeseboard uf2`'s UF2s), once with the firmware flashed as
 .mpy files (`cheeseboard flash`) and once frozen into the UF2; on each, ticks_on_chip.py plays
 each game (Gatenkaas on the pico16 profile) with the board on every seat, at the strong level,
-then at the beginner's, and times every main-loop tick in the chip's time (time.ticks_us). Its
-baseline, measured in the same run: an idle tick at the menu.
+then at the beginner's, and times every main-loop tick in the chip's time (time.ticks_us); and
+the kitchen with the board's cat at each level against a person, whose presses (a roll, the next
+choice, ok) come through the buttons' pins, so that a person's choices are timed too: a mouse's
+hint on offer, a decision's choices listed. Its baseline, measured in the same run: an idle tick
+at the menu.
 
 The emulator models the flash's XIP cache and the time it takes to erase and program
 (emulator.mjs: a journal line that makes LittleFS erase a sector holds the chip 45 ms); what it
@@ -146,7 +149,7 @@ def run_on(run, board, ticks, games):
     pico16.write_text(json.dumps(load_profile("pico16")))
     with run.step("the pico16 profile copied", board):
         run.mpremote(board, "cp", str(pico16), ":" + PICO16)
-    runs = 2 * (len(games[0].split(",")) if games else 5)  # (each game at both levels)
+    runs = 2 * (len(games[0].split(",")) if games else 6)  # (each game at both levels)
     with run.step("ticks_on_chip.py", board):
         parts = run.on_chip(board, "ticks_on_chip.py", str(ticks), PICO16, *games,
                             deadline=max(STEP_DEADLINE, ticks * runs * WALL_S_PER_TICK),
@@ -168,7 +171,9 @@ def arguments():
     parser.add_argument("rest", nargs="*", metavar="WAY|GAMES",
                         help="ways: files, frozen (both by default) or updated (.mpy files "
                              "flashed onto the frozen UF2); GAMES: a comma list, e.g. "
-                             "kitchen,katz (all five by default)")
+                             "kitchen,katz,person (all five and person by default; person: "
+                             "the kitchen's mice by a person's buttons against the board's "
+                             "cat)")
     args = parser.parse_args()
     ways = [w for w in args.rest if w in WAYS] or ["files", "frozen"]
     games = [w for w in args.rest if w not in WAYS][:1]
@@ -205,7 +210,8 @@ def main():
                 assert result.outcome == "up", result.error
             rows += rows_of(run_on(run, board, ticks, games), "as .mpy files on the frozen UF2")
             board.stop()
-    print_table("emulated Pico, every tick, the board on every seat (XIP cache modelled; "
+    print_table("emulated Pico, every tick, the board on every seat, or the cat against a "
+                "person (XIP cache modelled; "
                 "calibrated: x%.2f, x%.2f while thinking)"
                 % (calibration.factor("ordinary Python"), calibration.factor("search")), rows)
     return 0

@@ -1,11 +1,13 @@
 # Run on MicroPython by bench_ticks.py (on the emulated Pico, or on the unix port): the length of
 # every main-loop tick, in the chip's own time (time.ticks_us), while the board plays every seat
-# of a game, and an idle tick's at the menu as the run's baseline. A JSON line for each part,
+# of a game (and the kitchen's cat against a person's presses), and an idle tick's at the menu as
+# the run's baseline. A JSON line for each part,
 # printed as it ends and let go: results kept on the heap would be marked by every later game's
 # collections (Gatenkaas, played last, marked 60 KB of them: 3-4 ms more each).
 #   argv: TICKS [PICO16_PROFILE [GAMES]]   ticks per game and level; Gatenkaas's 16x16 profile
 #                                  file ("-" or none: Gatenkaas is left out); the games to play,
-#                                  comma-separated (none: all)
+#                                  comma-separated (none: all; "person": the kitchen's mice by
+#                                  a person's buttons)
 # The board's clock runs the chip's time within a tick and skips the rest of it, where a board
 # sleeps (a late tick starts the next one late, as App.run does): the thinking's slices and the
 # collector's idle work are timed by it, and the board's pauses (BOT_MS) cost no emulation.
@@ -42,6 +44,12 @@ GAMES = (
     ("katz", {"players": 6}, 6),
     ("gatenkaas", {"players": 4}, 4),
 )
+# And a family's game: a person plays the kitchen's mice by the buttons against the board's cat
+# (its seat 1), so that the ticks of a person's choices are timed too: the hints of a mouse on
+# offer, a decision's choices listed. (As "person", in the GAMES argument.)
+PERSON = ("kitchen", {"cat": "player"}, 1, "kitchen, a person's mice against the cat")
+PRESS_EVERY_MS = 300  # the person's pace: a press this often while the board waits on them
+HELD_MS = 60
 
 
 def journal_region():
@@ -53,14 +61,27 @@ def journal_region():
     return journal_region()
 
 
+class HeldPin:
+    """A button's pin that the bench holds down (value 0) until `up_at` on the board's clock."""
+
+    def __init__(self, board):
+        self.board = board
+        self.up_at = -1
+
+    def value(self):
+        return 0 if self.board.now < self.up_at else 1
+
+
 class BenchBoard(QuietBoard):
     """The engine's board on a clock that skips the idle rest of each tick; its journal where
-    a board keeps it (its region, or a file)."""
+    a board keeps it (its region, or a file); buttons the bench presses (person: True)."""
 
-    def __init__(self, profile):
+    def __init__(self, profile, person=False):
         super().__init__(profile)
         self.began = time.ticks_us()
         self.appends = 0
+        if person:
+            self.pins = {name: HeldPin(self) for name in ("back", "next", "ok", "prev", "roll")}
 
     def journal(self):
         if sys.platform != "rp2":
@@ -100,14 +121,30 @@ def new_profile(name=None):
     return profile
 
 
+def person_presses(a, board, now, last):
+    """A person's press at their pace, when the game waits on them: roll at a roll, and at a
+    decision next, three times in four, else ok (the choice shown). Returns when the last press
+    began."""
+    scene = a.scene.scene
+    wait = getattr(scene, "wait", None)
+    if now - last < PRESS_EVERY_MS or wait not in ("roll", "decide"):
+        return last
+    name = "roll" if wait == "roll" else "ok" if now // PRESS_EVERY_MS % 4 == 0 else "next"
+    board.pins[name].up_at = now + HELD_MS
+    return now
+
+
 def run(a, board, ticks, kind_of=None):
     """ticks ticks of App a as App.run spaces them; (their lengths in us, their kinds), in
     LENGTHS and KINDS (made once, before any game: a game's heap is tight)."""
     lengths = LENGTHS
     kinds = KINDS
     now = 0
+    pressed = 0
     idle = getattr(a, "idle", None)  # the App's work in a tick's idle rest, if it has any
     for i in range(ticks):
+        if board.pins and kind_of:
+            pressed = person_presses(a, board, now, pressed)
         thinks = kind_of(a) if kind_of else 0
         made = moves_of(a) if kind_of else 0
         appends = board.appends
@@ -266,8 +303,10 @@ class CountedAppend:
         self.append(*moves)
 
 
-def board_plays(game, options, seats, level, ticks, profile_name=None):
-    board = BenchBoard(new_profile(profile_name))
+def board_plays(game, options, seats, level, ticks, profile_name=None, person=False):
+    """The board on seats 0..seats-1 at level (person: on seat `seats` alone, a person on the
+    others)."""
+    board = BenchBoard(new_profile(profile_name), person)
     engine = core.Engine(board)
     # The App first at the menu, as a board starts: its idle ticks time a first collection,
     # which tells the App whether a collection fits a tick (App.idle)
@@ -276,7 +315,8 @@ def board_plays(game, options, seats, level, ticks, profile_name=None):
     opts = dict(options)
     for key, choices in load(game).OPTIONS:
         opts.setdefault(key, choices[0])
-    engine.start_game(game, opts, seats=[[s, level] for s in range(seats)])
+    engine.start_game(game, opts, seats=[[seats, level]] if person else
+                      [[s, level] for s in range(seats)])
     # Play calls the journal's append through the instance: this one counts them
     engine.journal.append = CountedAppend(board, engine.journal.append)
     run(a, board, ticks, thinks)
@@ -312,6 +352,12 @@ def main():
         for level in ("strong", "beginner"):
             played = board_plays(game, options, seats, level, ticks, name)
             print(json.dumps({"games": {"%s %s" % (game, level): played}}))
+            played = None
+    if not only or "person" in only:
+        game, options, seat, name = PERSON
+        for level in ("strong", "beginner"):
+            played = board_plays(game, options, seat, level, ticks, None, True)
+            print(json.dumps({"games": {"%s, %s" % (name, level): played}}))
             played = None
 
 
