@@ -14,20 +14,23 @@ _UP_MS = const(3000)  # a new firmware counts as up once its main loop has run t
 # The collector runs in the idle rest of a quiet tick (one whose work took at most _QUIET_MS),
 # once _COLLECT_MS of the board's clock have passed since it last ran: left to itself it comes
 # when the heap runs out, in the middle of a busy tick (a redraw, a board player's thinking).
-# Where a collection fits in a quiet tick (the last one took at most TICK_MS - _QUIET_MS), it
+# Where a collection fits in a tick of its own (the last one took at most _OWN_TICK_MS), it
 # comes every _BUSY_MS instead, and busy or not: once they have passed, the next tick is the
 # collector's, the game waiting in it (its timers, its thinking; a button's event and the
 # console's bytes are taken in, and what they changed is drawn in the tick after) so that the
-# collection has the tick to itself. Which tick it is depends on the board's clock alone, never
-# on what came in: a game by the board then runs the same whatever a host asks meanwhile. The
-# kitchen's longest tick with the board on every seat went from 9.6 to 7.8 ms on the emulated
-# Pico (frozen). Where it does not fit (on the emulated Pico a collection takes about 0.3 ms,
-# 75 us a KB of live heap and 20 us a KB of garbage: some 100 KB live fill a tick), such ticks
-# would all be late.
+# collection has the tick to itself; a quiet tick before it collects only where the collection
+# fits its rest. (At most TICK_MS - _QUIET_MS, .mpy files' collections of 8.1-8.3 ms sent the
+# App to the slower pace now and then, where a second's garbage made them 11 ms.) Which tick it
+# is depends on the board's clock alone, never on what came in: a game by the board then runs
+# the same whatever a host asks meanwhile. The kitchen's longest tick with the board on every
+# seat went from 9.6 to 7.8 ms on the emulated Pico (frozen). Where it does not fit (on the
+# emulated Pico a collection takes about 0.3 ms, 75 us a KB of live heap and 20 us a KB of
+# garbage: some 100 KB live fill a tick), such ticks would all be late.
 # The heap is not asked how full it is: gc.mem_alloc() walks every block of it, 8.4 ms on the
 # emulated Pico (more than a collection of a fresh heap), and asked in every quiet tick it
 # spaced a waiting board's ticks 18 ms apart, too far for a short press to be read twice.
 _QUIET_MS = const(2)
+_OWN_TICK_MS = const(9)  # (the collector's tick takes in its buttons and console first)
 _COLLECT_MS = const(1000)
 _BUSY_MS = const(500)
 
@@ -77,7 +80,7 @@ class App:
         data = board.console_read()
         if data:
             self.server.feed(data)
-        if 0 <= self._collect_ms <= TICK_MS - _QUIET_MS \
+        if 0 <= self._collect_ms <= _OWN_TICK_MS \
                 and board.ticks_diff(now, self._collected_at) >= _BUSY_MS:
             self.idle(TICK_MS)  # the collector's tick, collected here however busy its
             return  # input made it: the game waits for the next one
@@ -114,13 +117,13 @@ class App:
 
     def idle(self, left):
         """The rest of a tick, left ms: a collection in a quiet tick, once _COLLECT_MS have
-        passed since the last (_BUSY_MS where one fits in a quiet tick); returns the ms still
-        left."""
-        if left < TICK_MS - _QUIET_MS:  # (a busy tick: the clock not even read)
-            return left
+        passed since the last (_BUSY_MS where one fits in a tick of its own, and in a quiet
+        tick only where it fits its rest); returns the ms still left."""
+        if left < TICK_MS - _QUIET_MS or left < self._collect_ms <= _OWN_TICK_MS:
+            return left  # (a busy tick, the clock not even read; or the collector's tick's)
         board = self.board
         start = board.ticks_ms()
-        due = _BUSY_MS if self._collect_ms <= TICK_MS - _QUIET_MS else _COLLECT_MS
+        due = _BUSY_MS if self._collect_ms <= _OWN_TICK_MS else _COLLECT_MS
         if board.ticks_diff(start, self._collected_at) < due:
             return left
         gc.collect()

@@ -90,16 +90,26 @@ print("idle after", a.idle(5), counted.collections)  # (busy: what the tick's in
 a.tick()
 print("goes on", updates[0], counted.collections)
 
-counted.takes_ms = 12  # a collection longer than a tick: no tick is the collector's
+counted.takes_ms = 9  # a collection that fits a tick of its own, not a quiet tick's rest
 board.now = 3100
+a.tick()
+print("nine", updates[0], counted.collections)
+board.now = 3650
+a.idle(8)  # quiet, past half a second: too little left for it
+print("not in 8", counted.collections)
+a.tick()  # the collector's
+print("nine again", updates[0], counted.collections)
+
+counted.takes_ms = 12  # a collection longer than a tick: no tick is the collector's
+board.now = 4300
 a.tick()
 a.idle(9)
 print("slow", updates[0], counted.collections)
-board.now = 3700
+board.now = 4900
 a.tick()  # (not the collector's: one would be late)
 a.idle(9)  # quiet, 600 ms after the slow one: not yet
 print("slow again", updates[0], counted.collections)
-board.now = 4200
+board.now = 5400
 a.idle(9)  # a second after it
 print("slow later", counted.collections)
 """
@@ -120,9 +130,12 @@ def test_the_collector_runs_in_quiet_ticks_and_ticks_of_its_own_whatever_came_in
     assert "waits 1 3 True" in out
     assert "idle after 5 3" in out
     assert "goes on 2 3" in out
-    assert "slow 2 4" in out  # the collector's tick, its collection 12 ms long
-    assert "slow again 3 4" in out
-    assert "slow later 5" in out
+    assert "nine 2 4" in out  # the collector's tick, its collection 9 ms long
+    assert "not in 8 4" in out
+    assert "nine again 2 5" in out  # the collector's again: 9 ms fit a tick of its own
+    assert "slow 2 6" in out  # the collector's tick, its collection 12 ms long
+    assert "slow again 3 6" in out
+    assert "slow later 7" in out
 
 
 # A game played by the board on every seat, its ticks spaced by the board's clock as App.run
