@@ -111,7 +111,8 @@ def assert_interrupted(proc, out, timeout=60):
 
 
 # The lab, with a terminal's Ctrl-C at the worst instant: as Python runs its callbacks at the
-# start of a worker (logging's among them), where an interrupt raised is only reported.
+# start of a worker (logging's, threading's among them), in the lab or in the worker itself,
+# where an interrupt raised is only reported.
 CTRL_C_AT_A_WORKER_S_START = """
 import os, signal, sys
 from cheeseboard.__main__ import main
@@ -120,16 +121,17 @@ def ctrl_c_once():
     if not pressed:
         pressed.append(True)
         os.killpg(0, signal.SIGINT)
-os.register_at_fork(after_in_parent=ctrl_c_once)
+os.register_at_fork(%s=ctrl_c_once)
 sys.argv[0] = "cheeseboard"
 sys.exit(main())
 """
 
 
-def test_a_ctrl_c_as_a_worker_starts_ends_the_lab_with_one_line(tmp_path):
+@pytest.mark.parametrize("where", ["after_in_parent", "after_in_child"])
+def test_a_ctrl_c_as_a_worker_starts_ends_the_lab_with_one_line(tmp_path, where):
     proc = subprocess.Popen(
-        [sys.executable, "-c", CTRL_C_AT_A_WORKER_S_START, "lab", "gouda", "--games", "200000",
-         "--jobs", "2", "--out", "out"], cwd=str(tmp_path), env=user_env(tmp_path),
+        [sys.executable, "-c", CTRL_C_AT_A_WORKER_S_START % where, "lab", "gouda", "--games",
+         "200000", "--jobs", "2", "--out", "out"], cwd=str(tmp_path), env=user_env(tmp_path),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert_interrupted(proc, tmp_path / "out", timeout=120)

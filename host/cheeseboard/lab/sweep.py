@@ -43,16 +43,17 @@ def run(spec, games, jobs=1, dask=None, progress=None):
 
 
 def _on_processes(jobs, spec, cuts, progress):
-    # A terminal's Ctrl-C reaches every process of the group. A worker just ends (wherever it
-    # is, its start included: it inherits this handler), where Python would print its traceback.
-    # The lab's own notes it and stops at its next look: raised from the handler, it could fall
-    # in a callback (logging's, run at each worker's start), where Python only reports it.
+    # A terminal's Ctrl-C reaches every process of the group. A worker just ends, at once
+    # (wherever it is, its start included: it inherits this handler), where Python would print
+    # its traceback; it holds nothing to put away. The lab's own notes it and stops at its next
+    # look. Raised from the handler, an exception could fall in a callback run at a worker's
+    # start (logging's in the lab, threading's in the worker), where Python only reports it.
     lab = os.getpid()
     interrupted = []
 
     def ctrl_c(signum, frame):
         if os.getpid() != lab:
-            raise SystemExit(130)
+            os._exit(130)
         interrupted.append(signum)
 
     previous = signal.signal(signal.SIGINT, ctrl_c)
