@@ -65,18 +65,23 @@ def think(state, rng, level="strong", seats=None):
         model = _Model(state)
         scores = []
         for a in legal:
-            scores.append(_choice_value(state, state.power_player, state.power_type, a, model))
+            p, t = state.power_player, state.power_type
+            scores.append((yield from _choice_value(state, p, t, a, model)))
             yield
         return _best(rng, legal, scores)
     if state.current_player() == REACTION:
         seats = list(range(state.n)) if seats is None else seats
-        return (yield from react(state, rng, seats, level))
+        return (yield from react(state, rng, seats, level, legal))
     return legal[rng.below(len(legal))]
 
 
-def react(state, rng, seats, level="strong"):
-    """In a reaction window: the power one of `seats` plays, or PASS (a generator, as think)."""
-    legal = state.legal_actions()
+def react(state, rng, seats, level="strong", legal=None):
+    """In a reaction window: the power one of `seats` plays, or PASS (a generator, as think);
+    legal: the window's actions where the caller has listed them (a step's work of their own,
+    some 4 ms of a Pico with six players)."""
+    if legal is None:
+        legal = state.legal_actions()
+        yield
     keep = KEEP[level]
     best = []
     most = keep
@@ -132,7 +137,7 @@ def _designate(state, rng, legal, level):
     model = _Model(state)
     scores = []
     for s in spaces:
-        scores.append(model.roll(s, state.turn))
+        scores.append((yield from model.roll(s, state.turn)))
         yield
     return _best(rng, legal, scores)
 
@@ -188,7 +193,7 @@ def _power_gain(state, p, t, level, model=None):
     decode = state.board.decode
     best = -9.0
     for c in codes:
-        v = _choice_value(state, p, t, decode(c), model)
+        v = yield from _choice_value(state, p, t, decode(c), model)
         if v > best:
             best = v
         yield
@@ -196,12 +201,13 @@ def _power_gain(state, p, t, level, model=None):
 
 
 def _choice_value(state, p, t, a, model=None):
-    """Player p's standing after power t is played with choice a (a reroll: on average)."""
+    """Player p's standing after power t is played with choice a (a reroll: on average); a
+    generator, as the model's rolls are."""
     b = state.board
     model = model or _Model(state)
     kind = a[0]
     if kind == "go":  # an Extra Turn for the roller, on the space p designates
-        return model.roll(b.ids.index(a[1]), p)
+        return (yield from model.roll(b.ids.index(a[1]), p))
     g, y, r = state.dice
     if kind == "space":
         return model.dice(b.ids.index(a[1]), g, r, p)
@@ -214,7 +220,7 @@ def _choice_value(state, p, t, a, model=None):
     if t == DOWNGRADE:  # greens become yellow, yellows red
         return model.dice(state.target, g - gg, r + yy, p)
     # A re-roll, or a Cancel that rolls those dice again: on average over the new faces.
-    return model.reroll(state.target, g - gg, r - rr, gg + yy + rr, p)
+    return (yield from model.reroll(state.target, g - gg, r - rr, gg + yy + rr, p))
 
 
 # -- the model -------------------------------------------------------------------------------
@@ -240,12 +246,15 @@ class _Model:
         self.applied = {}  # each player's worth after a roll, by space, greens and reds
 
     def roll(self, s, p):
-        """Player p's standing, on average, after the roller rolls for space s."""
+        """Player p's standing, on average, after the roller rolls for space s (a generator,
+        as reroll)."""
         k = min(self.b.ndice, self.state._total(s))
-        return self.reroll(s, 0, 0, k, p)
+        return (yield from self.reroll(s, 0, 0, k, p))
 
     def reroll(self, s, g, r, k, p):
-        """p's standing, on average, when k dice are rolled to join g greens and r reds."""
+        """p's standing, on average, when k dice are rolled to join g greens and r reds: a
+        generator that yields after each colour count it judges (five dice have 21, judged in
+        one go 2-6 ms of a Pico)."""
         key = -((((s * 8 + g) * 8 + r) * 8 + k) * 8 + p) - 1  # below 0: apart from dice()'s
         total = self.memo.get(key)
         if total is None:
@@ -253,6 +262,7 @@ class _Model:
             dice = self.dice
             for ng, nr, prob in self.rolls[k]:
                 total += prob * dice(s, g + ng, r + nr, p)
+                yield
             self.memo[key] = total
         return total
 
