@@ -346,9 +346,10 @@ class Play:
         return due or self._animation_step(now) != self._shown_at
 
     def _spent(self, now):
-        """True when this tick (begun at now) has taken time on the board's clock already."""
+        """The ms this tick (begun at now) has taken on the board's clock so far (0 without
+        one): true once it has taken any."""
         clock = self.clock
-        return clock is not None and clock.ticks_diff(clock.ticks_ms(), now) > 0
+        return clock.ticks_diff(clock.ticks_ms(), now) if clock is not None else 0
 
     def _animation_step(self, now):
         """Where blinking, colour cycling and tumbling dice are: redraw when this moves."""
@@ -546,8 +547,7 @@ class Play:
                 # Found anew once the tick has taken THINK_MS: the painting (up to 4.3 ms of a
                 # Pico) waits for the next tick, where the hint is kept (the kitchen's first
                 # hint of a mouse and the painting in one tick made it 11 ms).
-                clock = self.clock
-                later = clock and clock.ticks_diff(clock.ticks_ms(), self.now) >= THINK_MS
+                later = self._spent(self.now) >= THINK_MS
             offer = kept[2]
         if later:
             self._redraw_due = True

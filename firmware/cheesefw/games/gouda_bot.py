@@ -64,8 +64,8 @@ def think(state, rng, level="strong", seats=None):
     if phase == CHOOSE:
         model = _Model(state)
         scores = []
+        p, t = state.power_player, state.power_type
         for a in legal:
-            p, t = state.power_player, state.power_type
             scores.append((yield from _choice_value(state, p, t, a, model)))
             yield
         return _best(rng, legal, scores)
